@@ -1,0 +1,112 @@
+// Linear algebra on shape-typed matrices: products, transposes, sums and scalings.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include <cxmat/extent.hpp>
+#include <cxmat/matrix.hpp>
+#include <cxmat/shape_rules.hpp>
+
+namespace cxmat {
+
+/// Matrix product a·b: (R x K) · (K x C) -> R x C. a.cols must equal b.rows (and their names
+/// agree), otherwise the call does not compile. The inner dimension's name disappears.
+///
+/// Summation runs over k in increasing order for every element, at compile time and at run
+/// time; the i-k-j loop order keeps the constant evaluator's step count minimal and lets the
+/// optimiser vectorise the innermost loop over contiguous rows of b.
+template <class T, extent R, extent K1, extent K2, extent C>
+  requires InnerExtentsMatch<K1, K2>
+constexpr matrix<T, R, C> matmul(const matrix<T, R, K1>& a, const matrix<T, K2, C>& b) noexcept {
+  matrix<T, R, C> out{};
+  for (std::size_t i = 0; i < R.size; ++i) {
+    for (std::size_t k = 0; k < K1.size; ++k) {
+      const T aik = a.elems[i][k];
+      for (std::size_t j = 0; j < C.size; ++j) out.elems[i][j] += aik * b.elems[k][j];
+    }
+  }
+  return out;
+}
+
+/// a * b is matmul(a, b).
+template <class T, extent R, extent K1, extent K2, extent C>
+  requires InnerExtentsMatch<K1, K2>
+constexpr matrix<T, R, C> operator*(const matrix<T, R, K1>& a, const matrix<T, K2, C>& b) noexcept {
+  return matmul(a, b);
+}
+
+/// Transpose: R x C -> C x R (names swap with the sizes).
+template <class T, extent R, extent C>
+constexpr matrix<T, C, R> transpose(const matrix<T, R, C>& a) noexcept {
+  matrix<T, C, R> out{};
+  for (std::size_t i = 0; i < R.size; ++i) {
+    for (std::size_t j = 0; j < C.size; ++j) out.elems[j][i] = a.elems[i][j];
+  }
+  return out;
+}
+
+/// Elementwise sum; both operands have the same shape. Names: the named one wins.
+template <class T, extent R1, extent C1, extent R2, extent C2>
+  requires SameShape<R1, C1, R2, C2>
+constexpr auto operator+(const matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b) noexcept {
+  matrix<T, common_extent_v<R1, R2>, common_extent_v<C1, C2>> out{};
+  for (std::size_t i = 0; i < R1.size; ++i) {
+    for (std::size_t j = 0; j < C1.size; ++j) out.elems[i][j] = a.elems[i][j] + b.elems[i][j];
+  }
+  return out;
+}
+
+/// Elementwise difference; both operands have the same shape.
+template <class T, extent R1, extent C1, extent R2, extent C2>
+  requires SameShape<R1, C1, R2, C2>
+constexpr auto operator-(const matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b) noexcept {
+  matrix<T, common_extent_v<R1, R2>, common_extent_v<C1, C2>> out{};
+  for (std::size_t i = 0; i < R1.size; ++i) {
+    for (std::size_t j = 0; j < C1.size; ++j) out.elems[i][j] = a.elems[i][j] - b.elems[i][j];
+  }
+  return out;
+}
+
+/// Elementwise negation.
+template <class T, extent R, extent C>
+constexpr matrix<T, R, C> operator-(const matrix<T, R, C>& a) noexcept {
+  matrix<T, R, C> out{};
+  for (std::size_t i = 0; i < R.size; ++i) {
+    for (std::size_t j = 0; j < C.size; ++j) out.elems[i][j] = -a.elems[i][j];
+  }
+  return out;
+}
+
+/// Every element times the scalar s.
+template <class T, extent R, extent C>
+constexpr matrix<T, R, C> operator*(const matrix<T, R, C>& a, const std::type_identity_t<T>& s) noexcept {
+  matrix<T, R, C> out{};
+  for (std::size_t i = 0; i < R.size; ++i) {
+    for (std::size_t j = 0; j < C.size; ++j) out.elems[i][j] = a.elems[i][j] * s;
+  }
+  return out;
+}
+
+/// The scalar s times every element.
+template <class T, extent R, extent C>
+constexpr matrix<T, R, C> operator*(const std::type_identity_t<T>& s, const matrix<T, R, C>& a) noexcept {
+  matrix<T, R, C> out{};
+  for (std::size_t i = 0; i < R.size; ++i) {
+    for (std::size_t j = 0; j < C.size; ++j) out.elems[i][j] = s * a.elems[i][j];
+  }
+  return out;
+}
+
+/// Every element divided by the scalar s (IEEE rules at run time: x / 0 is ±inf or NaN; in a
+/// constant expression a division by zero does not compile).
+template <class T, extent R, extent C>
+constexpr matrix<T, R, C> operator/(const matrix<T, R, C>& a, const std::type_identity_t<T>& s) noexcept {
+  matrix<T, R, C> out{};
+  for (std::size_t i = 0; i < R.size; ++i) {
+    for (std::size_t j = 0; j < C.size; ++j) out.elems[i][j] = a.elems[i][j] / s;
+  }
+  return out;
+}
+
+}  // namespace cxmat

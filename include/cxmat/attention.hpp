@@ -1,0 +1,60 @@
+// Scaled dot-product attention for one head: scores, weights, output, and self-attention.
+#pragma once
+
+#include <cstddef>
+
+#include <cxmat/arithmetic.hpp>
+#include <cxmat/detail/attention_kernel.hpp>
+#include <cxmat/matrix.hpp>
+#include <cxmat/shape_rules.hpp>
+
+namespace cxmat {
+
+/// Scores Q·Kᵀ / √d_k: Q is L x d_k, K is S x d_k, the result is L x S.
+template <class T, extent L, extent DK1, extent S, extent DK2>
+  requires QueryKeyWidthsMatch<DK1, DK2>
+constexpr matrix<T, L, S> attention_scores(const matrix<T, L, DK1>& q, const matrix<T, S, DK2>& k) noexcept {
+  matrix<T, L, S> out{};
+  detail::scores<DK1.size>(q.elems, 0, k.elems, 0, out.elems, detail::sqrt_of_size<T>(DK1.size),
+                           detail::no_score_mod{});
+  return out;
+}
+
+/// Attention weights softmax(Q·Kᵀ / √d_k), row by row: L x S, each row sums to 1 (see
+/// softmax_rows for non-finite scores).
+template <class T, extent L, extent DK1, extent S, extent DK2>
+  requires QueryKeyWidthsMatch<DK1, DK2>
+constexpr matrix<T, L, S> attention_weights(const matrix<T, L, DK1>& q, const matrix<T, S, DK2>& k) noexcept {
+  matrix<T, L, S> out = attention_scores(q, k);
+  for (std::size_t i = 0; i < L.size; ++i) detail::softmax_row(out.elems[i], S.size);
+  return out;
+}
+
+/// softmax(Q·Kᵀ / √d_k)·V: Q is L x d_k, K is S x d_k, V is S x d_v; the result is L x d_v.
+/// Queries and keys may differ in number (L ≠ S, cross-attention) and d_k may differ from d_v.
+template <class T, extent L, extent DK1, extent S1, extent DK2, extent S2, extent DV>
+  requires QueryKeyWidthsMatch<DK1, DK2> && KeyValueLengthsMatch<S1, S2>
+constexpr matrix<T, L, DV> scaled_dot_product_attention(const matrix<T, L, DK1>& q,
+                                                        const matrix<T, S1, DK2>& k,
+                                                        const matrix<T, S2, DV>& v) noexcept {
+  matrix<T, L, DV> out{};
+  detail::attend<DK1.size, DV.size>(q.elems, 0, k.elems, 0, v.elems, 0, out.elems, 0,
+                                    detail::sqrt_of_size<T>(DK1.size), detail::no_score_mod{},
+                                    detail::discard_weights{});
+  return out;
+}
+
+/// Self-attention of the rows of X (n x d_model): Q = X·Wq, K = X·Wk, V = X·Wv, then
+/// scaled_dot_product_attention(Q, K, V). Wq and Wk are d_model x d_k, Wv is d_model x d_v;
+/// the result is n x d_v.
+template <class T, extent N, extent DM, extent DMq, extent DK1, extent DMk, extent DK2, extent DMv,
+          extent DV>
+  requires ProjectionFitsInput<DM, DMq> && ProjectionFitsInput<DM, DMk> &&
+           ProjectionFitsInput<DM, DMv> && QueryKeyWidthsMatch<DK1, DK2>
+constexpr matrix<T, N, DV> self_attention(const matrix<T, N, DM>& x, const matrix<T, DMq, DK1>& wq,
+                                          const matrix<T, DMk, DK2>& wk,
+                                          const matrix<T, DMv, DV>& wv) noexcept {
+  return scaled_dot_product_attention(matmul(x, wq), matmul(x, wk), matmul(x, wv));
+}
+
+}  // namespace cxmat

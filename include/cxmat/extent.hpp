@@ -1,0 +1,155 @@
+// Extents: the size of one matrix dimension, optionally carrying a name (n, d_k, d_model ...).
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <type_traits>
+
+namespace cxmat {
+
+/// The name of a dimension that has none: plain sizes such as `matrix<double, 2, 3>`.
+struct anonymous {
+  static constexpr const char* name = "";
+};
+
+/// Size of one dimension; `Name` is a tag type that names it (see CXMAT_DIM).
+///
+/// A structural class type, so it can be a template argument: `matrix<double, 2, 3>` converts
+/// the 2 and 3 into `extent<anonymous>`, while a declared dimension such as `d_k` keeps its
+/// name in the type, where the compiler prints it in diagnostics as `extent<d_k_dim>{2}`.
+template <class Name = anonymous>
+struct extent {
+  std::size_t size;
+
+  template <std::integral I>
+  constexpr extent(I n) noexcept  // NOLINT(google-explicit-constructor): sizes are written plainly
+      : size(static_cast<std::size_t>(n)) {}
+
+  using name_type = Name;
+};
+
+template <std::integral I>
+extent(I) -> extent<anonymous>;
+
+namespace detail {
+
+template <class T>
+inline constexpr bool is_extent_impl_v = false;
+template <class Name>
+inline constexpr bool is_extent_impl_v<extent<Name>> = true;
+
+// decltype of a class-type template parameter is const-qualified on GCC, so strip it.
+template <class T>
+inline constexpr bool is_extent_v = is_extent_impl_v<std::remove_cvref_t<T>>;
+
+template <auto E>
+using name_of = typename std::remove_cvref_t<decltype(E)>::name_type;
+
+}  // namespace detail
+
+/// A dimension name: `H * d_v`, the width of H concatenated heads of width d_v.
+template <std::size_t Factor, class Name>
+struct times {};
+
+/// A dimension name: `d_model / H`, one of H equal column blocks of a width named d_model.
+template <class Name, std::size_t Divisor>
+struct divided_by {};
+
+namespace detail {
+
+// Name algebra, simplified so that splitting and re-joining a dimension gives its name back:
+// H * (d / H) is d, (H * d) / H is d, and 1 * d, d / 1 are d.
+template <std::size_t K, class N>
+struct times_name {
+  using type = times<K, N>;
+};
+template <class N>
+struct times_name<1, N> {
+  using type = N;
+};
+template <std::size_t K>
+struct times_name<K, anonymous> {
+  using type = anonymous;
+};
+template <std::size_t K, class N>
+struct times_name<K, divided_by<N, K>> {
+  using type = N;
+};
+template <>
+struct times_name<1, anonymous> {
+  using type = anonymous;
+};
+
+template <class N, std::size_t K>
+struct divided_name {
+  using type = divided_by<N, K>;
+};
+template <class N>
+struct divided_name<N, 1> {
+  using type = N;
+};
+template <std::size_t K>
+struct divided_name<anonymous, K> {
+  using type = anonymous;
+};
+template <class N, std::size_t K>
+struct divided_name<times<K, N>, K> {
+  using type = N;
+};
+template <>
+struct divided_name<anonymous, 1> {
+  using type = anonymous;
+};
+
+}  // namespace detail
+
+/// `times_v<H, d_v>`: the extent of H blocks of width d_v side by side (size H * d_v), named
+/// `H*d_v` — the width of H concatenated heads. Use it to declare W_o as
+/// `matrix<double, times_v<2, d_v>, d_model>`.
+template <std::size_t K, auto E>
+  requires detail::is_extent_v<decltype(E)>
+inline constexpr extent<typename detail::times_name<K, detail::name_of<E>>::type> times_v{K * E.size};
+
+/// `divided_v<d_model, H>`: one of H equal blocks of a dimension (size d_model / H), named
+/// `d_model/H` — the per-head width in the block form of multi-head attention.
+template <auto E, std::size_t K>
+  requires detail::is_extent_v<decltype(E)> && (K > 0) && (E.size % K == 0)
+inline constexpr extent<typename detail::divided_name<detail::name_of<E>, K>::type> divided_v{E.size / K};
+
+/// Two extents fit together (e.g. as the inner sizes of a product) when their sizes are equal
+/// and their names agree; an unnamed extent agrees with any name.
+template <auto A, auto B>
+concept compatible_extents =
+    detail::is_extent_v<decltype(A)> && detail::is_extent_v<decltype(B)> && A.size == B.size &&
+    (std::is_same_v<detail::name_of<A>, detail::name_of<B>> ||
+     std::is_same_v<detail::name_of<A>, anonymous> || std::is_same_v<detail::name_of<B>, anonymous>);
+
+namespace detail {
+
+// The extent that results from joining two compatible extents: the named one, if either is.
+template <auto A, auto B>
+constexpr auto common_extent() noexcept {
+  if constexpr (std::is_same_v<name_of<A>, anonymous>) {
+    return B;
+  } else {
+    return A;
+  }
+}
+
+}  // namespace detail
+
+/// The extent left after combining compatible extents `A` and `B` (named wins over unnamed).
+template <auto A, auto B>
+  requires compatible_extents<A, B>
+inline constexpr auto common_extent_v = detail::common_extent<A, B>();
+
+}  // namespace cxmat
+
+/// Declares a named dimension at namespace scope: `CXMAT_DIM(d_k, 2);` defines the extent `d_k`
+/// of size 2, which is used as `matrix<double, n, d_k>` and printed as "d_k" in shapes and in
+/// the compiler's messages (through the tag type `d_k_dim`).
+#define CXMAT_DIM(id, size_value)                    \
+  struct id##_dim {                                  \
+    static constexpr const char* name = #id;         \
+  };                                                 \
+  inline constexpr ::cxmat::extent<id##_dim> id { size_value }

@@ -1,0 +1,124 @@
+// matrix<T, Rows, Cols>: a fixed-size matrix whose shape is part of its type.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include <cxmat/extent.hpp>
+
+namespace cxmat {
+
+/// A Rows x Cols matrix of T stored row-major in a plain array, with no heap and no hidden state.
+///
+/// An aggregate and a structural type: it is written row by row,
+/// `constexpr matrix<double, 2, 3> m{{ {1, 2, 3}, {4, 5, 6} }};` (missing elements are zero),
+/// can be a template argument, and copies are plain memory copies. `Rows` and `Cols` are plain
+/// sizes or named dimensions (CXMAT_DIM). The storage `elems` is public only because structural
+/// types require it; use `m(i, j)`.
+template <class T, extent Rows, extent Cols>
+struct matrix {
+  static_assert(Rows.size > 0 && Cols.size > 0,
+                "cxmat::matrix<T, Rows, Cols>: Rows and Cols must be at least 1");
+  static_assert(std::is_object_v<T> && !std::is_const_v<T> && !std::is_volatile_v<T>,
+                "cxmat::matrix<T, Rows, Cols>: T must be a non-const, non-volatile object type");
+
+  using value_type = T;
+  using size_type = std::size_t;
+
+  static constexpr std::size_t rows = Rows.size;
+  static constexpr std::size_t cols = Cols.size;
+  static constexpr std::size_t size = Rows.size * Cols.size;
+  static constexpr auto row_extent = Rows;
+  static constexpr auto col_extent = Cols;
+
+  T elems[Rows.size][Cols.size];
+
+  /// Element in row i, column j (zero-based). Unchecked at run time, like an array; an index out
+  /// of range in a constant expression is a compile error.
+  constexpr T& operator()(std::size_t i, std::size_t j) noexcept { return elems[i][j]; }
+  constexpr const T& operator()(std::size_t i, std::size_t j) const noexcept { return elems[i][j]; }
+
+  /// The row-major storage, for interoperation with code that takes a pointer.
+  constexpr T* data() noexcept { return &elems[0][0]; }
+  constexpr const T* data() const noexcept { return &elems[0][0]; }
+};
+
+/// `matrix m{{ {1.0, 2.0}, {3.0, 4.0} }};` deduces matrix<double, 2, 2> from the braces.
+template <class T, std::size_t R, std::size_t C>
+matrix(const T (&)[R][C]) -> matrix<T, R, C>;
+
+/// A matrix whose size is deduced from nested braces: `make_matrix<double>({{1, 2}, {3, 4}})`
+/// is a matrix<double, 2, 2>. Elements are converted to T as if by static_cast.
+template <class T, std::size_t R, std::size_t C, class U>
+constexpr matrix<T, R, C> make_matrix(const U (&values)[R][C]) noexcept {
+  matrix<T, R, C> out{};
+  for (std::size_t i = 0; i < R; ++i) {
+    for (std::size_t j = 0; j < C; ++j) {
+      out.elems[i][j] = static_cast<T>(values[i][j]);
+    }
+  }
+  return out;
+}
+
+/// Same, with T deduced from the elements: `make_matrix({{1.0, 2.0}, {3.0, 4.0}})`.
+template <class T, std::size_t R, std::size_t C>
+constexpr matrix<T, R, C> make_matrix(const T (&values)[R][C]) noexcept {
+  return make_matrix<T, R, C, T>(values);
+}
+
+/// A 1 x N matrix.
+template <class T, extent N>
+using row_vector = matrix<T, 1, N>;
+
+/// An N x 1 matrix.
+template <class T, extent N>
+using column_vector = matrix<T, N, 1>;
+
+namespace detail {
+template <class M>
+inline constexpr bool is_matrix_v = false;
+template <class T, extent R, extent C>
+inline constexpr bool is_matrix_v<matrix<T, R, C>> = true;
+}  // namespace detail
+
+/// Any cxmat::matrix (cv-qualifiers and references ignored).
+template <class M>
+concept Matrix = detail::is_matrix_v<std::remove_cvref_t<M>>;
+
+/// A matrix with as many rows as columns, and the same names for both (if named).
+template <class M>
+concept SquareMatrix = Matrix<M> && compatible_extents<std::remove_cvref_t<M>::row_extent,
+                                                       std::remove_cvref_t<M>::col_extent>;
+
+/// Two matrices of the same element type and compatible shapes are equal when every element is.
+/// (Exact comparison; see approx_equal for floating-point results.)
+template <class T, extent R1, extent C1, extent R2, extent C2>
+  requires compatible_extents<R1, R2> && compatible_extents<C1, C2>
+constexpr bool operator==(const matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b) noexcept {
+  for (std::size_t i = 0; i < R1.size; ++i) {
+    for (std::size_t j = 0; j < C1.size; ++j) {
+      if (!(a.elems[i][j] == b.elems[i][j])) return false;
+    }
+  }
+  return true;
+}
+
+/// A matrix with every element equal to `value`.
+template <class T, extent R, extent C>
+constexpr matrix<T, R, C> filled(const T& value) noexcept {
+  matrix<T, R, C> out{};
+  for (std::size_t i = 0; i < R.size; ++i) {
+    for (std::size_t j = 0; j < C.size; ++j) out.elems[i][j] = value;
+  }
+  return out;
+}
+
+/// The N x N identity matrix.
+template <class T, extent N>
+constexpr matrix<T, N, N> identity() noexcept {
+  matrix<T, N, N> out{};
+  for (std::size_t i = 0; i < N.size; ++i) out.elems[i][i] = T(1);
+  return out;
+}
+
+}  // namespace cxmat

@@ -1,0 +1,94 @@
+// Numerically stable row softmax, with defined results for every input a float can hold.
+#pragma once
+
+#include <cstddef>
+#include <limits>
+
+#include <cxmat/math.hpp>
+#include <cxmat/matrix.hpp>
+
+namespace cxmat {
+namespace detail {
+
+// exp(d) is 0 in T for every d below this bound (it lies under half the smallest subnormal), so
+// entries that far below the row maximum get weight 0 without calling exp, and x - max is never
+// formed when it could overflow.
+template <class T>
+constexpr T exp_zero_bound() noexcept {
+  constexpr int bits_below_one = -(std::numeric_limits<T>::min_exponent - std::numeric_limits<T>::digits);
+  return -T(bits_below_one + 2) * T(0.693147180559945309417232121458176568L);
+}
+
+// Softmax of one row in place. The rules, in order (see docs/numerics.md):
+//   any NaN           -> every weight is NaN;
+//   some +inf         -> the +inf entries share the weight equally, the rest get 0 (the limit);
+//   all -inf (masked) -> every weight is 0: a fully masked row attends to nothing;
+//   otherwise         -> exp(x - max) / sum, where the max entry contributes exp(0) = 1, so the
+//                        sum is >= 1 and nothing overflows, however large the scores.
+template <class T>
+constexpr void softmax_row(T* row, std::size_t n) noexcept {
+  using limits = std::numeric_limits<T>;
+  if constexpr (limits::is_iec559) {
+    constexpr T inf = limits::infinity();
+    T max = -inf;
+    std::size_t n_nan = 0;
+    std::size_t n_pos_inf = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      const T x = row[j];
+      n_nan += (x != x) ? 1U : 0U;
+      n_pos_inf += (x == inf) ? 1U : 0U;
+      max = (x > max) ? x : max;
+    }
+    if (n_nan != 0) {
+      for (std::size_t j = 0; j < n; ++j) row[j] = limits::quiet_NaN();
+      return;
+    }
+    if (n_pos_inf != 0) {
+      const T share = T(1) / static_cast<T>(n_pos_inf);
+      for (std::size_t j = 0; j < n; ++j) row[j] = (row[j] == inf) ? share : T(0);
+      return;
+    }
+    if (max == -inf) {
+      for (std::size_t j = 0; j < n; ++j) row[j] = T(0);
+      return;
+    }
+    const T cutoff = max + exp_zero_bound<T>();
+    T sum = T(0);
+    for (std::size_t j = 0; j < n; ++j) {
+      using cxmat::exp;
+      const T x = row[j];
+      const T e = (x < cutoff) ? T(0) : exp(x - max);
+      row[j] = e;
+      sum += e;
+    }
+    for (std::size_t j = 0; j < n; ++j) row[j] = row[j] / sum;
+  } else {
+    // A user-defined scalar (fixed point, ...): the stable formula, with `exp` found by
+    // argument-dependent lookup in the scalar's namespace. The type has no NaN or infinity.
+    T max = row[0];
+    for (std::size_t j = 1; j < n; ++j) max = (row[j] > max) ? row[j] : max;
+    T sum = T(0);
+    for (std::size_t j = 0; j < n; ++j) {
+      using cxmat::exp;
+      row[j] = exp(row[j] - max);
+      sum += row[j];
+    }
+    for (std::size_t j = 0; j < n; ++j) row[j] = row[j] / sum;
+  }
+}
+
+}  // namespace detail
+
+/// Softmax of each row: out(i, j) = exp(m(i, j) - max_i) / sum_j exp(m(i, j) - max_i).
+///
+/// Stable for any finite scores (worksheet 000's scores reach 756, whose plain exp overflows).
+/// Non-finite input has defined results: a row with NaN is all NaN; +inf entries share the row
+/// equally; a row of -inf (fully masked) is all zeros. Shape R x C -> R x C.
+template <class T, extent R, extent C>
+constexpr matrix<T, R, C> softmax_rows(const matrix<T, R, C>& m) noexcept {
+  matrix<T, R, C> out = m;
+  for (std::size_t i = 0; i < R.size; ++i) detail::softmax_row(out.elems[i], C.size);
+  return out;
+}
+
+}  // namespace cxmat
