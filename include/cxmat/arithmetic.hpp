@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include <cxmat/detail/matmul_kernel.hpp>
 #include <cxmat/extent.hpp>
 #include <cxmat/matrix.hpp>
 #include <cxmat/shape_rules.hpp>
@@ -13,19 +14,12 @@ namespace cxmat {
 /// Matrix product a·b: (R x K) · (K x C) -> R x C. a.cols must equal b.rows (and their names
 /// agree), otherwise the call does not compile. The inner dimension's name disappears.
 ///
-/// Summation runs over k in increasing order for every element, at compile time and at run
-/// time; the i-k-j loop order keeps the constant evaluator's step count minimal and lets the
-/// optimiser vectorise the innermost loop over contiguous rows of b.
+/// Each element sums over k in increasing order (see detail/matmul_kernel.hpp).
 template <class T, extent R, extent K1, extent K2, extent C>
   requires InnerExtentsMatch<K1, K2>
 constexpr matrix<T, R, C> matmul(const matrix<T, R, K1>& a, const matrix<T, K2, C>& b) noexcept {
   matrix<T, R, C> out{};
-  for (std::size_t i = 0; i < R.size; ++i) {
-    for (std::size_t k = 0; k < K1.size; ++k) {
-      const T aik = a.elems[i][k];
-      for (std::size_t j = 0; j < C.size; ++j) out.elems[i][j] += aik * b.elems[k][j];
-    }
-  }
+  detail::matmul_kernel(a.elems, b.elems, out.elems);
   return out;
 }
 
