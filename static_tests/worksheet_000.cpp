@@ -7,6 +7,7 @@
 #include <cxmat/cxmat.hpp>
 
 #include "support/checks.hpp"
+#include "support/worksheet_data.hpp"
 
 namespace ws000 {
 
@@ -14,20 +15,7 @@ using cxmat::matrix;
 using cxmat_test::matches_printed;
 using cxmat_test::matches_reference;
 
-constexpr matrix<double, 2, 4> X{{{1, 2, 3, 4}, {5, 6, 7, 8}}};
-
-constexpr matrix<double, 4, 3> W0q{{{0.1, 0.2, 0.3}, {0.4, 0.5, 0.6}, {0.7, 0.8, 0.9}, {1.0, 1.1, 1.2}}};
-constexpr matrix<double, 4, 3> W0k{{{0.3, 0.2, 0.1}, {0.6, 0.5, 0.4}, {0.9, 0.8, 0.7}, {1.2, 1.1, 1.0}}};
-constexpr matrix<double, 4, 3> W0v{{{0.7, 0.8, 0.9}, {0.4, 0.5, 0.6}, {0.1, 0.2, 0.3}, {1.3, 1.4, 1.5}}};
-constexpr matrix<double, 4, 3> W1q{{{0.2, 0.3, 0.4}, {0.5, 0.6, 0.7}, {0.8, 0.9, 1.0}, {1.1, 1.2, 1.3}}};
-constexpr matrix<double, 4, 3> W1k{{{0.4, 0.3, 0.2}, {0.7, 0.6, 0.5}, {1.0, 0.9, 0.8}, {1.3, 1.2, 1.1}}};
-constexpr matrix<double, 4, 3> W1v{{{0.9, 1.0, 1.1}, {0.6, 0.7, 0.8}, {0.3, 0.4, 0.5}, {1.4, 1.5, 1.6}}};
-constexpr matrix<double, 6, 4> Wo{{{0.1, 0.2, 0.3, 0.4},
-                                   {0.5, 0.6, 0.7, 0.8},
-                                   {0.9, 1.0, 1.1, 1.2},
-                                   {1.3, 1.4, 1.5, 1.6},
-                                   {1.7, 1.8, 1.9, 2.0},
-                                   {2.1, 2.2, 2.3, 2.4}}};
+using namespace worksheet_data::ws000;
 
 // (a) Q_i, K_i, V_i = X·W_i: 2 x 3 each.
 constexpr auto Q0 = X * W0q, K0 = X * W0k, V0 = X * W0v;
@@ -43,12 +31,12 @@ static_assert(matches_printed(Q1, m23{{{8, 9, 10}, {18.4, 21, 23.6}}}, 1e-12));
 static_assert(matches_printed(K1, m23{{{10, 9, 8}, {23.6, 21, 18.4}}}, 1e-12));
 static_assert(matches_printed(V1, m23{{{8.6, 9.6, 10.6}, {21.4, 24, 26.6}}}, 1e-12));
 // numpy float64.
-static_assert(matches_reference(Q0, m23{{{7.0, 8.0, 9.0}, {15.8, 18.400000000000002, 21.0}}}));
-static_assert(matches_reference(K0, m23{{{9.0, 8.0, 7.0}, {21.0, 18.400000000000002, 15.8}}}));
-static_assert(matches_reference(V0, m23{{{7.0, 8.0, 9.0}, {17.0, 19.6, 22.2}}}));
-static_assert(matches_reference(Q1, m23{{{8.0, 9.0, 10.0}, {18.400000000000002, 21.0, 23.6}}}));
-static_assert(matches_reference(K1, m23{{{10.0, 9.0, 8.0}, {23.6, 21.0, 18.400000000000002}}}));
-static_assert(matches_reference(V1, m23{{{8.6, 9.6, 10.600000000000001}, {21.4, 24.0, 26.6}}}));
+static_assert(matches_reference(Q0, ref::Q0));
+static_assert(matches_reference(K0, ref::K0));
+static_assert(matches_reference(V0, ref::V0));
+static_assert(matches_reference(Q1, ref::Q1));
+static_assert(matches_reference(K1, ref::K1));
+static_assert(matches_reference(V1, ref::V1));
 
 // (b) scores Q_i·K_iᵀ/√3, weights, Z_i.
 using m22 = matrix<double, 2, 2>;
@@ -56,8 +44,8 @@ constexpr auto S0 = cxmat::attention_scores(Q0, K0);
 constexpr auto S1 = cxmat::attention_scores(Q1, K1);
 static_assert(matches_printed(S0, m22{{{109.69655115, 251.95565747}, {251.95565747, 578.59734577}}}, 0.5e-8));
 static_assert(matches_printed(S1, m22{{{139.14141487, 324.35538123}, {324.35538123, 756.0286305}}}, 0.5e-8));
-static_assert(matches_reference(S0, m22{{{109.6965511460289, 251.95565747435276}, {251.9556574743527, 578.5973457710754}}}));
-static_assert(matches_reference(S1, m22{{{139.14141487469982, 324.35538123073184}, {324.3553812307317, 756.0286304984312}}}));
+static_assert(matches_reference(S0, ref::scores0));
+static_assert(matches_reference(S1, ref::scores1));
 // The scores are Q·Kᵀ divided by √d_k, d_k = 3 taken from the type.
 static_assert(matches_reference(S0, (Q0 * cxmat::transpose(K0)) / cxmat::sqrt(3.0)));
 
@@ -66,31 +54,29 @@ constexpr auto A0 = cxmat::attention_weights(Q0, K0);
 constexpr auto A1 = cxmat::attention_weights(Q1, K1);
 static_assert(matches_printed(A0, m22{{{0, 1}, {0, 1}}}, 0.0005));
 static_assert(matches_printed(A1, m22{{{0, 1}, {0, 1}}}, 0.0005));
-static_assert(matches_reference(A0, m22{{{1.6506504746845662e-62, 1.0}, {1.384577319288558e-142, 1.0}}}));
-static_assert(matches_reference(A1, m22{{{3.6525522743805024e-81, 1.0}, {3.36271342549925e-188, 1.0}}}));
+static_assert(matches_reference(A0, ref::weights0));
+static_assert(matches_reference(A1, ref::weights1));
 static_assert(A0 == cxmat::softmax_rows(S0));
 
 constexpr auto Z0 = cxmat::scaled_dot_product_attention(Q0, K0, V0);
 constexpr auto Z1 = cxmat::scaled_dot_product_attention(Q1, K1, V1);
 static_assert(matches_printed(Z0, m23{{{17, 19.6, 22.2}, {17, 19.6, 22.2}}}, 0.05));
 static_assert(matches_printed(Z1, m23{{{21.4, 24, 26.6}, {21.4, 24, 26.6}}}, 0.05));
-static_assert(matches_reference(Z0, m23{{{17.0, 19.6, 22.2}, {17.0, 19.6, 22.2}}}));
-static_assert(matches_reference(Z1, m23{{{21.4, 24.0, 26.6}, {21.4, 24.0, 26.6}}}));
+static_assert(matches_reference(Z0, ref::Z0));
+static_assert(matches_reference(Z1, ref::Z1));
 static_assert(Z0 == cxmat::self_attention(X, W0q, W0k, W0v));
 
 // (c) Z = Z_0 ⊕ Z_1: 2 x 6.
 constexpr auto Z = cxmat::hconcat(Z0, Z1);
 static_assert(std::is_same_v<std::remove_cv_t<decltype(Z)>, matrix<double, 2, 6>>);
-static_assert(matches_reference(Z, matrix<double, 2, 6>{{{17.0, 19.6, 22.2, 21.4, 24.0, 26.6},
-                                                         {17.0, 19.6, 22.2, 21.4, 24.0, 26.6}}}));
+static_assert(matches_reference(Z, ref::Z));
 
 // (d) Z·W_o: 2 x 4, passed on to the FFN.
 using m24 = matrix<double, 2, 4>;
 constexpr auto out = Z * Wo;
 static_assert(std::is_same_v<std::remove_cv_t<decltype(out)>, m24>);
 static_assert(matches_printed(out, m24{{{155.96, 169.04, 182.12, 195.2}, {155.96, 169.04, 182.12, 195.2}}}, 0.005));
-static_assert(matches_reference(out, m24{{{155.96, 169.04000000000002, 182.12, 195.20000000000002},
-                                          {155.96, 169.04000000000002, 182.12, 195.20000000000002}}}));
+static_assert(matches_reference(out, ref::output));
 
 // The same layer in one call, per-head form (heads as a Hana tuple) and block form.
 constexpr auto heads = cxmat::make_heads(cxmat::attention_head{W0q, W0k, W0v}, cxmat::attention_head{W1q, W1k, W1v});

@@ -3,16 +3,14 @@
 #include <cxmat/cxmat.hpp>
 
 #include "support/checks.hpp"
+#include "support/worksheet_data.hpp"
 
 namespace ws001 {
 
 using cxmat::matrix;
 using m22 = matrix<double, 2, 2>;
 
-constexpr m22 X{{{1, 2}, {3, 4}}};
-constexpr m22 W1q{{{1, 0}, {0, 1}}}, W1k{{{0, 1}, {1, 0}}}, W1v{{{1, 0}, {0, -1}}};
-constexpr m22 W2q{{{0, 1}, {1, 0}}}, W2k{{{1, 0}, {0, 1}}}, W2v{{{0, 1}, {-1, 0}}};
-constexpr matrix<double, 4, 2> Wo{{{1, 0}, {0, 1}, {-1, 0}, {0, -1}}};
+using namespace worksheet_data::ws001;
 
 // Projections are exact in binary: checked with ==, values by hand.
 constexpr auto Q1 = X * W1q, K1 = X * W1k, V1 = X * W1v;
@@ -23,21 +21,16 @@ static_assert(Q2 == m22{{{2, 1}, {4, 3}}} && K2 == m22{{{1, 2}, {3, 4}}} && V2 =
 // Scores Q·Kᵀ/√2: by hand Q1·K1ᵀ = [[4, 10], [10, 24]].
 static_assert(cxmat::transpose(K1) == m22{{{2, 4}, {1, 3}}});
 static_assert(Q1 * cxmat::transpose(K1) == m22{{{4, 10}, {10, 24}}});
-constexpr m22 scores_ref{{{2.82842712474619, 7.071067811865475}, {7.071067811865475, 16.97056274847714}}};
-static_assert(cxmat_test::matches_reference(cxmat::attention_scores(Q1, K1), scores_ref));
-static_assert(cxmat_test::matches_reference(cxmat::attention_scores(Q2, K2), scores_ref));
+static_assert(cxmat_test::matches_reference(cxmat::attention_scores(Q1, K1), ref::scores));
+static_assert(cxmat_test::matches_reference(cxmat::attention_scores(Q2, K2), ref::scores));
 
-constexpr m22 weights_ref{{{0.014166035876688406, 0.9858339641233116},
-                           {5.0197509935188985e-05, 0.9999498024900648}}};
-static_assert(cxmat_test::matches_reference(cxmat::attention_weights(Q1, K1), weights_ref));
-static_assert(cxmat_test::matches_reference(cxmat::attention_weights(Q2, K2), weights_ref));
+static_assert(cxmat_test::matches_reference(cxmat::attention_weights(Q1, K1), ref::weights));
+static_assert(cxmat_test::matches_reference(cxmat::attention_weights(Q2, K2), ref::weights));
 
 constexpr auto head1 = cxmat::scaled_dot_product_attention(Q1, K1, V1);
 constexpr auto head2 = cxmat::scaled_dot_product_attention(Q2, K2, V2);
-static_assert(cxmat_test::matches_reference(
-    head1, m22{{{2.971667928246623, -3.971667928246623}, {2.99989960498013, -3.9998996049801296}}}));
-static_assert(cxmat_test::matches_reference(
-    head2, m22{{{-3.971667928246623, 2.971667928246623}, {-3.9998996049801296, 2.99989960498013}}}));
+static_assert(cxmat_test::matches_reference(head1, ref::head1));
+static_assert(cxmat_test::matches_reference(head2, ref::head2));
 
 // The worksheet's own concatenation example, exact.
 static_assert(cxmat::hconcat(m22{{{1, 2}, {3, 4}}}, m22{{{5, 6}, {7, 8}}}) ==
@@ -45,14 +38,11 @@ static_assert(cxmat::hconcat(m22{{{1, 2}, {3, 4}}}, m22{{{5, 6}, {7, 8}}}) ==
 
 constexpr auto concat = cxmat::hconcat(head1, head2);
 static_assert(std::is_same_v<std::remove_cv_t<decltype(concat)>, matrix<double, 2, 4>>);
-static_assert(cxmat_test::matches_reference(
-    concat, matrix<double, 2, 4>{{{2.971667928246623, -3.971667928246623, -3.971667928246623, 2.971667928246623},
-                                  {2.99989960498013, -3.9998996049801296, -3.9998996049801296, 2.99989960498013}}}));
+static_assert(cxmat_test::matches_reference(concat, ref::concat));
 
 // M = (head1 ⊕ head2)·W^O, computed three ways: by parts, per-head form, block form.
-constexpr m22 M_ref{{{6.943335856493246, -6.943335856493246}, {6.99979920996026, -6.99979920996026}}};
 constexpr auto M = concat * Wo;
-static_assert(cxmat_test::matches_reference(M, M_ref));
+static_assert(cxmat_test::matches_reference(M, ref::M));
 
 constexpr auto heads = cxmat::make_heads(cxmat::attention_head{W1q, W1k, W1v}, cxmat::attention_head{W2q, W2k, W2v});
 static_assert(cxmat::multi_head_attention(X, heads, Wo) == M);

@@ -7,6 +7,7 @@
 #include <cxmat/cxmat.hpp>
 
 #include "support/checks.hpp"
+#include "support/worksheet_data.hpp"
 
 namespace ws003 {
 
@@ -17,8 +18,9 @@ using m22 = matrix<double, 2, 2>;
 using m24 = matrix<double, 2, 4>;
 
 namespace part3 {
-constexpr m22 X{{{1, 1}, {0, 1}}};
-constexpr m22 Wq{{{3, -1}, {1, 1}}}, Wk{{{2, -2}, {1, 3}}}, Wv{{{2, -2}, {0, 2}}}, Wo{{{2, 0}, {0, 1}}};
+using worksheet_data::ws003::X, worksheet_data::ws003::Wq, worksheet_data::ws003::Wk, worksheet_data::ws003::Wv,
+    worksheet_data::ws003::Wo;
+namespace ref = worksheet_data::ws003::ref;
 
 // (a) By hand: Q = [[4, 0], [1, 1]], K = [[3, 1], [1, 3]], V = [[2, 0], [0, 2]].
 constexpr auto Q = X * Wq, K = X * Wk, V = X * Wv;
@@ -27,7 +29,7 @@ static_assert(Q == m22{{{4, 0}, {1, 1}}} && K == m22{{{3, 1}, {1, 3}}} && V == m
 // The weights the worksheet states, [[1.00, 0.00], [0.50, 0.50]], to its two decimals.
 constexpr auto A = cxmat::attention_weights(Q, K);
 static_assert(matches_printed(A, m22{{{1.00, 0.00}, {0.50, 0.50}}}, 0.005));
-static_assert(matches_reference(A, m22{{{0.9965186727029345, 0.00348132729706541}, {0.5, 0.5}}}));
+static_assert(matches_reference(A, ref::weights));
 
 // (b) With the given weights: H = A·V = [[2, 0], [1, 1]], Y = H·W^(o) = [[4, 0], [2, 1]] (by hand).
 constexpr m22 A_given{{{1.0, 0.0}, {0.5, 0.5}}};
@@ -35,24 +37,15 @@ static_assert(A_given * V == m22{{{2, 0}, {1, 1}}});
 static_assert(A_given * V * Wo == m22{{{4, 0}, {2, 1}}});
 // With the exact weights, the full forward pass Y = Attention(Q, K, V)·W^(o).
 constexpr auto Y = cxmat::self_attention(X, Wq, Wk, Wv) * Wo;
-static_assert(matches_reference(Y, m22{{{3.986074690811738, 0.00696265459413082}, {2.0, 1.0}}}));
+static_assert(matches_reference(Y, ref::Y));
 static_assert(matches_printed(Y, m22{{{4, 0}, {2, 1}}}, 0.015));  // the approximation the worksheet intends
 }  // namespace part3
 
 namespace part4 {
 // Q = X·[W0 | W1] split into column blocks equals [X·W0 | X·W1], bit for bit, because every
 // element is the same sum in the same order. Data: worksheet 004's X and W^Q (d = 6, H = 3).
-constexpr matrix<double, 5, 6> X{{{0.7, -0.8, -1.2, -1., -0., -0.3},
-                                  {2.7, 0.1, 1.6, 1.8, 1.5, 0.3},
-                                  {0.1, 2.6, -0.1, -1.3, -0.5, -0.7},
-                                  {1.1, 1.5, 1., -0.5, 0.4, 0.4},
-                                  {-0.7, -0.7, 0.7, -1.5, -0.8, 1.}}};
-constexpr matrix<double, 6, 6> W{{{-1.7, 1.6, 0.9, -0.5, 0.4, -1.},
-                                  {-0.4, 1., -0.3, 1., 0.5, 1.1},
-                                  {0.4, -0.9, -1., 0.5, -1.4, 0.},
-                                  {0.3, 1.4, -1.2, 0.2, 0.1, 1.6},
-                                  {-0.8, 0.8, -0.7, -1.3, 0.3, 0.8},
-                                  {1.1, 0.3, -1.5, -2.3, 2.2, -0.7}}};
+using worksheet_data::ws004::X;
+constexpr auto W = worksheet_data::ws004::Wq;
 constexpr auto blocks = cxmat::split_columns<3>(W);
 constexpr auto Q = X * W;
 static_assert(cxmat::column_block<0, 3>(Q) == X * blocks[0]);
@@ -72,9 +65,8 @@ static_assert(cxmat::multi_head_attention<3>(X, W, Wk, Wv) == cxmat::multi_head_
 }  // namespace part4
 
 namespace part5 {
-constexpr m24 Q{{{1, 2, 3, 4}, {5, 6, 7, 8}}};
-constexpr m24 K{{{2, 0, 1, 1}, {1, 3, 0, 2}}};
-constexpr m24 V{{{1, 0, 2, 1}, {3, 1, 0, 2}}};
+using worksheet_data::ws003::Q, worksheet_data::ws003::K, worksheet_data::ws003::V;
+namespace ref = worksheet_data::ws003::ref;
 
 // (a) Split along the feature dimension, by hand.
 constexpr auto q = cxmat::split_columns<2>(Q);
@@ -87,16 +79,9 @@ static_assert(v[0] == m22{{{1, 0}, {3, 1}}} && v[1] == m22{{{2, 1}, {0, 2}}});
 static_assert(cxmat::column_block<1, 2>(Q) == q[1]);
 
 // The heads these give, and the multi-head output from the projections.
-static_assert(matches_reference(cxmat::attention_weights(q[0], k[0]),
-                                m22{{{0.028317918542645693, 0.9716820814573542},
-                                     {0.00010180106810876846, 0.9998981989318911}}}));
-static_assert(matches_reference(cxmat::attention_weights(q[1], k[1]),
-                                m22{{{0.33023845067334323, 0.6697615493266569},
-                                     {0.330238450673343, 0.669761549326657}}}));
-static_assert(matches_reference(
-    cxmat::multi_head_attention_qkv<2>(Q, K, V),
-    m24{{{2.9433641629147087, 0.9716820814573542, 0.6604769013466865, 1.6697615493266569},
-         {2.999796397863782, 0.9998981989318911, 0.660476901346686, 1.6697615493266569}}}));
+static_assert(matches_reference(cxmat::attention_weights(q[0], k[0]), ref::head0_weights));
+static_assert(matches_reference(cxmat::attention_weights(q[1], k[1]), ref::head1_weights));
+static_assert(matches_reference(cxmat::multi_head_attention_qkv<2>(Q, K, V), ref::mha_concat));
 
 // (b) H = Concat[H0, H1] and Y = H·W^(o), exact, by hand.
 constexpr m22 H0{{{1, 0}, {0, 1}}}, H1{{{2, 1}, {1, 2}}};
