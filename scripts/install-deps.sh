@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs, from Debian's packages, whatever cxmat's build needs and this machine lacks.
+#   scripts/install-deps.sh demo   just enough to build and run the examples
+#   scripts/install-deps.sh test   everything the full test suite uses (the default)
+set -euo pipefail
+
+profile="${1:-test}"
+
+demo_packages=(cmake ninja-build g++ libboost-dev)
+test_packages=("${demo_packages[@]}"
+  clang-19            # the second compiler of the test suite (clang++-19)
+  catch2              # runtime tests (Catch2 2.13 on Debian 12; Catch2 3 is used if found)
+  python3             # compile-fail gallery check and reference scripts
+  python3-numpy       # regenerating the float64 worksheet references
+  libmpfr-dev         # exp/sqrt accuracy reference
+  libbenchmark-dev    # run-time benchmarks
+  libeigen3-dev       # run-time benchmark anchor
+  gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib  # Cortex-M cross build
+  binutils)           # nm, for the freestanding symbol check
+
+case "$profile" in
+  demo) wanted=("${demo_packages[@]}") ;;
+  test) wanted=("${test_packages[@]}") ;;
+  *) echo "usage: $0 [demo|test]" >&2; exit 2 ;;
+esac
+
+missing=()
+for pkg in "${wanted[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "install-deps: all ${#wanted[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then
+  as_root=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
