@@ -4,10 +4,13 @@
 
 #include <cxmat/arithmetic.hpp>
 #include <cxmat/attention.hpp>
+#include <cxmat/attention_options.hpp>
+#include <cxmat/attention_result.hpp>
 #include <cxmat/batch.hpp>
 #include <cxmat/blocks.hpp>
 #include <cxmat/compare.hpp>
 #include <cxmat/extent.hpp>
+#include <cxmat/grouped_query_attention.hpp>
 #include <cxmat/heads.hpp>
 #include <cxmat/math.hpp>
 #include <cxmat/matrix.hpp>

@@ -1,0 +1,232 @@
+// Options of the attention functions: masks, causal attention, score bias, explicit scale and
+// projection biases. Each is a small value passed after the matrices, in any order:
+//   scaled_dot_product_attention(Q, K, V, cxmat::mask(allowed), cxmat::causal)
+// Every option's shape is checked against the L x S scores in its type.
+#pragma once
+
+#include <cstddef>
+#include <limits>
+#include <type_traits>
+
+#include <cxmat/extent.hpp>
+#include <cxmat/matrix.hpp>
+
+namespace cxmat {
+
+// ---------------------------------------------------------------------------------------------
+// Masks. ONE POLARITY EVERYWHERE IN CXMAT: true = "may attend", false = "masked out".
+// This is the convention of torch.nn.functional.scaled_dot_product_attention's boolean
+// attn_mask and of JAX/Flax masks. It is the OPPOSITE of torch.nn.MultiheadAttention's boolean
+// attn_mask and key_padding_mask, where true means "ignore": invert those when porting.
+// ---------------------------------------------------------------------------------------------
+
+/// A boolean L x S mask: query i may attend to key j where allowed(i, j) is true.
+template <extent L, extent S>
+struct attention_mask {
+  matrix<bool, L, S> allowed;
+};
+
+/// Wraps a boolean L x S matrix (true = may attend) as a mask option.
+template <extent L, extent S>
+constexpr attention_mask<L, S> mask(const matrix<bool, L, S>& allowed) noexcept {
+  return {allowed};
+}
+
+/// A key-padding mask of length S: key j takes part where keep(0, j) is true (true = a real
+/// token, false = padding). Same polarity as every cxmat mask.
+template <extent S>
+struct key_padding_mask {
+  matrix<bool, 1, S> keep;
+};
+
+/// Wraps a boolean 1 x S row (true = real key, false = padding) as a key-padding option.
+template <extent S>
+constexpr key_padding_mask<S> key_padding(const matrix<bool, 1, S>& keep) noexcept {
+  return {keep};
+}
+
+/// Where the causal triangle sits when there are L queries and S keys with L != S.
+enum class causal_alignment {
+  /// Query i attends to keys j <= i (torch SDPA's is_causal). With L > S the extra queries see
+  /// every key; with L < S the last keys are never seen.
+  upper_left,
+  /// Query i attends to keys j <= i + (S - L): the last query sees every key, as when L new
+  /// tokens attend to a cache of S - L earlier ones plus themselves. With L > S the first
+  /// L - S queries see no key (fully masked: zero output).
+  lower_right,
+};
+
+/// Causal attention: a query attends to no key after it (see causal_alignment).
+template <causal_alignment Alignment>
+struct causal_mask {
+  static constexpr causal_alignment alignment = Alignment;
+};
+
+/// Causal mask aligned at the upper left (query i sees keys 0..i), as torch SDPA's is_causal.
+inline constexpr causal_mask<causal_alignment::upper_left> causal{};
+/// Causal mask aligned at the lower right (the last query sees all keys): decoding with a cache.
+inline constexpr causal_mask<causal_alignment::lower_right> causal_lower_right{};
+
+/// An additive L x S bias on the scores (after scaling, before softmax), e.g. a relative
+/// position bias or a float mask with -inf entries.
+template <class T, extent L, extent S>
+struct score_bias {
+  matrix<T, L, S> values;
+};
+
+/// Wraps an L x S matrix as an additive score bias.
+template <class T, extent L, extent S>
+constexpr score_bias<T, L, S> bias(const matrix<T, L, S>& values) noexcept {
+  return {values};
+}
+
+/// An explicit scale: scores are (q·k) * factor instead of (q·k) / √d_k.
+template <class T>
+struct score_scale {
+  T factor;
+};
+
+/// Scores are (q·k) * factor instead of the default (q·k) / √d_k.
+template <class T>
+constexpr score_scale<T> scale(T factor) noexcept {
+  return {factor};
+}
+
+/// Which projection a projection bias belongs to.
+enum class projection { query, key, value, output };
+
+/// A bias row added to every row of one projection (X·W + b), as nn.Linear's bias.
+template <projection P, class T, extent W>
+struct projection_bias {
+  matrix<T, 1, W> values;
+};
+
+/// Bias of the query projection: Q = X_q·W_q + b_q (b_q is 1 x width of Q).
+template <class T, extent W>
+constexpr projection_bias<projection::query, T, W> query_bias(const matrix<T, 1, W>& b) noexcept {
+  return {b};
+}
+/// Bias of the key projection: K = X_kv·W_k + b_k.
+template <class T, extent W>
+constexpr projection_bias<projection::key, T, W> key_bias(const matrix<T, 1, W>& b) noexcept {
+  return {b};
+}
+/// Bias of the value projection: V = X_kv·W_v + b_v.
+template <class T, extent W>
+constexpr projection_bias<projection::value, T, W> value_bias(const matrix<T, 1, W>& b) noexcept {
+  return {b};
+}
+/// Bias of the output projection: Y = Concat(heads)·W_o + b_o.
+template <class T, extent W>
+constexpr projection_bias<projection::output, T, W> output_bias(const matrix<T, 1, W>& b) noexcept {
+  return {b};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shape rules of the options, as named concepts (see shape_rules.hpp for the core rules).
+// ---------------------------------------------------------------------------------------------
+
+namespace detail {
+
+template <class O>
+struct option_traits {
+  static constexpr bool is_option = false;
+};
+
+template <extent ML, extent MS>
+struct option_traits<attention_mask<ML, MS>> {
+  static constexpr bool is_option = true;
+  static constexpr bool is_mask = true;
+  template <class T, auto L, auto S>
+  static constexpr bool fits = compatible_extents<ML, L> && compatible_extents<MS, S>;
+};
+template <extent MS>
+struct option_traits<key_padding_mask<MS>> {
+  static constexpr bool is_option = true;
+  static constexpr bool is_mask = true;
+  template <class T, auto L, auto S>
+  static constexpr bool fits = compatible_extents<MS, S>;
+};
+template <causal_alignment A>
+struct option_traits<causal_mask<A>> {
+  static constexpr bool is_option = true;
+  static constexpr bool is_mask = true;
+  template <class T, auto L, auto S>
+  static constexpr bool fits = true;
+};
+template <class U, extent BL, extent BS>
+struct option_traits<score_bias<U, BL, BS>> {
+  static constexpr bool is_option = true;
+  static constexpr bool is_mask = false;
+  template <class T, auto L, auto S>
+  static constexpr bool fits = std::is_same_v<T, U> && compatible_extents<BL, L> && compatible_extents<BS, S>;
+};
+template <class U>
+struct option_traits<score_scale<U>> {
+  static constexpr bool is_option = true;
+  static constexpr bool is_mask = false;
+  template <class T, auto L, auto S>
+  static constexpr bool fits = std::is_same_v<T, U>;
+};
+template <projection P, class U, extent W>
+struct option_traits<projection_bias<P, U, W>> {
+  static constexpr bool is_option = true;
+  static constexpr bool is_mask = false;
+  template <class T, auto L, auto S>
+  static constexpr bool fits = std::is_same_v<T, U>;
+};
+
+}  // namespace detail
+
+/// Any attention option (mask, key padding, causal, bias, scale, projection bias).
+template <class O>
+concept AttentionOption = detail::option_traits<std::remove_cvref_t<O>>::is_option;
+
+/// An option fits attention with element type T, L queries and S keys: a mask or bias is
+/// L x S (a key-padding mask has length S), and its element type is T.
+template <class O, class T, auto L, auto S>
+concept OptionFitsScores = AttentionOption<O> && detail::option_traits<std::remove_cvref_t<O>>::template fits<T, L, S>;
+
+namespace detail {
+template <class O>
+inline constexpr bool is_any_projection_bias_v = false;
+template <projection P, class U, extent W>
+inline constexpr bool is_any_projection_bias_v<projection_bias<P, U, W>> = true;
+}  // namespace detail
+
+/// An option that acts on the scores alone (not a projection bias): what attention on given
+/// Q, K, V takes, since it has no projections.
+template <class O, class T, auto L, auto S>
+concept ScoreOptionFits = OptionFitsScores<O, T, L, S> && !detail::is_any_projection_bias_v<std::remove_cvref_t<O>>;
+
+namespace detail {
+
+template <class O>
+inline constexpr bool is_scale_v = false;
+template <class U>
+inline constexpr bool is_scale_v<score_scale<U>> = true;
+
+template <projection P, class O>
+inline constexpr bool is_projection_bias_v = false;
+template <projection P, class U, extent W>
+inline constexpr bool is_projection_bias_v<P, projection_bias<P, U, W>> = true;
+
+template <class... O>
+inline constexpr std::size_t scale_count = (std::size_t{0} + ... + (is_scale_v<std::remove_cvref_t<O>> ? 1U : 0U));
+
+template <projection P, class... O>
+inline constexpr std::size_t projection_bias_count =
+    (std::size_t{0} + ... + (is_projection_bias_v<P, std::remove_cvref_t<O>> ? 1U : 0U));
+
+}  // namespace detail
+
+/// The options of one call make sense together: at most one scale and at most one bias per
+/// projection.
+template <class... O>
+concept OptionsAreConsistent =
+    detail::scale_count<O...> <= 1 && detail::projection_bias_count<projection::query, O...> <= 1 &&
+    detail::projection_bias_count<projection::key, O...> <= 1 &&
+    detail::projection_bias_count<projection::value, O...> <= 1 &&
+    detail::projection_bias_count<projection::output, O...> <= 1;
+
+}  // namespace cxmat

@@ -1,0 +1,74 @@
+// The multi-head driver shared by every multi-head function: projections (with optional
+// biases), then each query head attending with its key/value head through the one kernel.
+#pragma once
+
+#include <cstddef>
+
+#include <cxmat/attention_options.hpp>
+#include <cxmat/detail/apply_options.hpp>
+#include <cxmat/detail/attention_kernel.hpp>
+#include <cxmat/extent.hpp>
+#include <cxmat/matrix.hpp>
+
+namespace cxmat::detail {
+
+// Copies each weight row of head h into a batch of weights (H x L x S).
+template <class Weights>
+struct store_head_weights {
+  Weights* weights;
+  std::size_t head;
+  template <class T>
+  constexpr void operator()(std::size_t query, const T* row) const noexcept {
+    for (std::size_t j = 0; j < Weights::cols; ++j) weights->items[head].elems[query][j] = row[j];
+  }
+};
+
+// The width of H heads of width VW / H_kv side by side (named H*(VW/H_kv) when VW is named, which
+// simplifies back to VW's name when H = H_kv).
+template <std::size_t H, std::size_t Hkv, auto VW>
+inline constexpr auto concat_width = times_v<H, divided_v<VW, Hkv>>;
+
+// Query head h attends with key/value head h / (H / H_kv), using column blocks of q, k, v, and
+// writes column block h of out. A plain loop over heads: equal-width heads need no type-level
+// iteration, and a loop is the cheapest form for the constant evaluator.
+template <std::size_t H, std::size_t Hkv, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW,
+          std::size_t VW, std::size_t OW, class ScoreMod, class Weights>
+constexpr void grouped_heads(const T (&q)[L][QW], const T (&k)[S][KW], const T (&v)[S][VW], T (&out)[L][OW],
+                             const T& divisor, const ScoreMod& score_mod, Weights* weights) noexcept {
+  constexpr std::size_t dk = QW / H;
+  constexpr std::size_t dv = VW / Hkv;
+  constexpr std::size_t group = H / Hkv;
+  for (std::size_t h = 0; h < H; ++h) {
+    const std::size_t kv = h / group;
+    if (weights != nullptr) {
+      attend<dk, dv>(q, h * dk, k, kv * dk, v, kv * dv, out, h * dv, divisor, score_mod,
+                     store_head_weights<Weights>{weights, h});
+    } else {
+      attend<dk, dv>(q, h * dk, k, kv * dk, v, kv * dv, out, h * dv, divisor, score_mod, discard_weights{});
+    }
+  }
+}
+
+// Heads over already projected Q (L x H·d_k), K (S x H_kv·d_k), V (S x H_kv·d_v), with options.
+template <std::size_t H, std::size_t Hkv, class T, extent L, extent S, extent QW, extent KW, extent VW, class Weights,
+          class... O>
+constexpr auto heads_of_projections(const matrix<T, L, QW>& q, const matrix<T, S, KW>& k, const matrix<T, S, VW>& v,
+                                    Weights* weights, const O&... opts) noexcept {
+  matrix<T, L, concat_width<H, Hkv, VW>> out{};
+  grouped_heads<H, Hkv>(q.elems, k.elems, v.elems, out.elems, score_divisor<T, O...>(QW.size / H),
+                        make_score_mod<T>(L.size, S.size, opts...), weights);
+  return out;
+}
+
+// Projections of X_q and X_kv (with their biases, if given), then the heads.
+template <std::size_t H, std::size_t Hkv, class T, extent L, extent DQ, extent S, extent DKV, extent QW,
+          extent KW, extent VW, extent DQq, extent DKk, extent DKv, class Weights, class... O>
+constexpr auto grouped_attention(const matrix<T, L, DQ>& xq, const matrix<T, S, DKV>& xkv,
+                                 const matrix<T, DQq, QW>& wq, const matrix<T, DKk, KW>& wk,
+                                 const matrix<T, DKv, VW>& wv, Weights* weights, const O&... opts) noexcept {
+  return heads_of_projections<H, Hkv>(project<projection::query>(xq, wq, opts...),
+                                      project<projection::key>(xkv, wk, opts...),
+                                      project<projection::value>(xkv, wv, opts...), weights, opts...);
+}
+
+}  // namespace cxmat::detail
