@@ -56,6 +56,12 @@ constexpr auto hconcat(const matrix<T, R0, C0>& first, const matrix<T, Rs, Cs>&.
   return out;
 }
 
+/// Shape error: hconcat of blocks with different rows reports every block's rows.
+template <class T, extent R0, extent C0, extent... Rs, extent... Cs>
+  requires(!RowsMatch<R0, Rs...>)
+shape_error::hconcat_rows_must_match<dim_of<R0>, dim_of<Rs>...> hconcat(const matrix<T, R0, C0>& first,
+                                                                       const matrix<T, Rs, Cs>&... rest) noexcept;
+
 /// Stacks matrices on top of each other: (R0 x C), (R1 x C), ... -> (R0 + R1 + ...) x C.
 template <class T, extent R0, extent C0, extent... Rs, extent... Cs>
   requires ColumnsMatch<C0, Cs...>
@@ -74,10 +80,16 @@ constexpr auto vconcat(const matrix<T, R0, C0>& first, const matrix<T, Rs, Cs>&.
   return out;
 }
 
+/// Shape error: vconcat of blocks with different columns reports every block's columns.
+template <class T, extent R0, extent C0, extent... Rs, extent... Cs>
+  requires(!ColumnsMatch<C0, Cs...>)
+shape_error::vconcat_cols_must_match<dim_of<C0>, dim_of<Cs>...> vconcat(const matrix<T, R0, C0>& first,
+                                                                       const matrix<T, Rs, Cs>&... rest) noexcept;
+
 /// Block I of the H equal column blocks of m: R x C -> R x (C / H), columns [I·C/H, (I+1)·C/H).
 /// H must divide C and I < H. A width named d is cut into widths named d/H.
 template <std::size_t I, std::size_t H, class T, extent R, extent C>
-  requires ColumnsDivideInto<C, H> && (I < H)
+  requires ColumnsDivideInto<C, H> && BlockIndexInRange<I, H>
 constexpr matrix<T, R, divided_v<C, H>> column_block(const matrix<T, R, C>& m) noexcept {
   constexpr std::size_t width = C.size / H;
   matrix<T, R, divided_v<C, H>> out{};
@@ -86,6 +98,13 @@ constexpr matrix<T, R, divided_v<C, H>> column_block(const matrix<T, R, C>& m) n
   }
   return out;
 }
+
+/// Shape error: column_block<I, H>(m) where H does not divide the columns, or I >= H.
+template <std::size_t I, std::size_t H, class T, extent R, extent C>
+decltype(detail::first_failure<
+    detail::check<ColumnsDivideInto<C, H>, shape_error::split_columns_h_must_divide_cols<H, dim_of<C>>>,
+    detail::check<BlockIndexInRange<I, H>, shape_error::column_block_index_must_be_below_h<I, H>>>::error())
+column_block(const matrix<T, R, C>& m) noexcept;
 
 /// m cut into H equal column blocks, left to right: `auto [Q0, Q1] = split_columns<2>(Q);`.
 /// H must divide the number of columns.
@@ -102,6 +121,11 @@ constexpr std::array<matrix<T, R, divided_v<C, H>>, H> split_columns(const matri
   return out;
 }
 
+/// Shape error: split_columns<H>(m) where H does not divide the columns.
+template <std::size_t H, class T, extent R, extent C>
+  requires(!ColumnsDivideInto<C, H>)
+shape_error::split_columns_h_must_divide_cols<H, dim_of<C>> split_columns(const matrix<T, R, C>& m) noexcept;
+
 /// The rows I... of m, in that order: `select_rows<2, 0>(m)` is a 2 x C matrix of rows 2 and 0.
 template <std::size_t... I, class T, extent R, extent C>
   requires(sizeof...(I) > 0 && ((I < R.size) && ...))
@@ -117,12 +141,12 @@ constexpr matrix<T, sizeof...(I), C> select_rows(const matrix<T, R, C>& m) noexc
 namespace detail {
 template <std::size_t... P>
 constexpr bool is_permutation() noexcept {
-  constexpr std::size_t n = sizeof...(P);
-  constexpr std::size_t p[] = {P...};
-  for (std::size_t v = 0; v < n; ++v) {
-    std::size_t count = 0;
-    for (std::size_t i = 0; i < n; ++i) count += (p[i] == v) ? 1U : 0U;
-    if (count != 1) return false;
+  constexpr std::size_t count = sizeof...(P);
+  constexpr std::size_t picks[] = {P...};
+  for (std::size_t value = 0; value < count; ++value) {
+    std::size_t seen = 0;
+    for (std::size_t i = 0; i < count; ++i) seen += (picks[i] == value) ? 1U : 0U;
+    if (seen != 1) return false;
   }
   return true;
 }

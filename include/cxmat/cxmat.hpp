@@ -7,6 +7,7 @@
 #include <cxmat/attention_options.hpp>
 #include <cxmat/attention_result.hpp>
 #include <cxmat/batch.hpp>
+#include <cxmat/batched.hpp>
 #include <cxmat/blocks.hpp>
 #include <cxmat/compare.hpp>
 #include <cxmat/extent.hpp>
@@ -15,5 +16,6 @@
 #include <cxmat/math.hpp>
 #include <cxmat/matrix.hpp>
 #include <cxmat/multi_head.hpp>
+#include <cxmat/shape.hpp>
 #include <cxmat/shape_rules.hpp>
 #include <cxmat/softmax.hpp>

@@ -21,9 +21,11 @@ template <class Name = anonymous>
 struct extent {
   std::size_t size;
 
+  // The parameter's name is one no dimension is likely to have: GCC's -Wshadow would flag a
+  // parameter `n` in every program that declares CXMAT_DIM(n, ...) at global scope.
   template <std::integral I>
-  constexpr extent(I n) noexcept  // NOLINT(google-explicit-constructor): sizes are written plainly
-      : size(static_cast<std::size_t>(n)) {}
+  constexpr extent(I extent_size) noexcept  // NOLINT(google-explicit-constructor): sizes are written plainly
+      : size(static_cast<std::size_t>(extent_size)) {}
 
   using name_type = Name;
 };
@@ -116,13 +118,38 @@ template <auto E, std::size_t K>
   requires detail::is_extent_v<decltype(E)> && (K > 0) && (E.size % K == 0)
 inline constexpr extent<typename detail::divided_name<detail::name_of<E>, K>::type> divided_v{E.size / K};
 
+/// A dimension as a type: its size and its name tag. `dim_of<d_k>` is `dim<2, d_k_dim>`.
+///
+/// Shape errors carry dimensions in this form, because every compiler prints a type with a
+/// number and a tag as written (`cxmat::dim<2, d_k_dim>`), while GCC 12 prints some extent
+/// values (class-type template arguments) as mangled symbols.
+template <std::size_t Size, class Name>
+struct dim {
+  static constexpr std::size_t size = Size;
+  using name_type = Name;
+};
+
+/// The dimension type of an extent: `dim_of<d_k>` is `dim<2, d_k_dim>`, `dim_of<extent{3}>` is
+/// `dim<3, anonymous>`.
+template <auto E>
+using dim_of = dim<E.size, detail::name_of<E>>;
+
+namespace detail {
+
+// Two dimension types agree when their sizes are equal and their names agree; an unnamed
+// dimension agrees with any name. One atomic expression, so a failed check is one line.
+template <class A, class B>
+inline constexpr bool dims_agree =
+    A::size == B::size && (std::is_same_v<typename A::name_type, typename B::name_type> ||
+                           std::is_same_v<typename A::name_type, anonymous> ||
+                           std::is_same_v<typename B::name_type, anonymous>);
+
+}  // namespace detail
+
 /// Two extents fit together (e.g. as the inner sizes of a product) when their sizes are equal
 /// and their names agree; an unnamed extent agrees with any name.
 template <auto A, auto B>
-concept compatible_extents =
-    detail::is_extent_v<decltype(A)> && detail::is_extent_v<decltype(B)> && A.size == B.size &&
-    (std::is_same_v<detail::name_of<A>, detail::name_of<B>> ||
-     std::is_same_v<detail::name_of<A>, anonymous> || std::is_same_v<detail::name_of<B>, anonymous>);
+concept compatible_extents = detail::dims_agree<dim_of<A>, dim_of<B>>;
 
 namespace detail {
 

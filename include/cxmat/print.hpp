@@ -7,9 +7,11 @@
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <type_traits>
 
 #include <cxmat/batch.hpp>
 #include <cxmat/matrix.hpp>
+#include <cxmat/shape.hpp>
 
 namespace cxmat {
 
@@ -19,15 +21,13 @@ struct print_options {
   bool scientific = false;
 };
 
-/// Writes "R x C" and, when a dimension is named, its name: "2 x 4 (n x d_model)".
+/// The shape as text, with names when a dimension is named: "2 x 4 (n x d_model)" for a matrix,
+/// "3 x 2 x 4 (B x n x d_model)" for a batch, "2 x 3" when nothing is named (see shape.hpp for
+/// the compile-time form, shape_text).
 template <class M>
   requires Matrix<M> || Batch<M>
 std::string shape_of(const M& /*unused*/) {
-  using type = std::remove_cvref_t<M>;
-  std::ostringstream os;
-  if constexpr (Batch<M>) os << type::count << " x ";
-  os << type::rows << " x " << type::cols;
-  return os.str();
+  return std::string(shape_text<std::remove_cvref_t<M>>());
 }
 
 /// Writes m row by row, numpy style, right-aligned in columns:

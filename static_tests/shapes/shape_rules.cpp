@@ -1,0 +1,202 @@
+// Every shape rule of the public API, three ways: the call is rejected (`!requires` in a generic
+// lambda), its twin with fitting shapes is accepted, and `decltype` of the rejected call names
+// the shape error the compiler will print, with its sizes and names. The rule's concept is
+// checked directly too. Sizes differ here; named_dimensions.cpp covers equal sizes with
+// different names.
+#include <type_traits>
+
+#include <cxmat/batched.hpp>
+#include <cxmat/cxmat.hpp>
+
+namespace rules {
+
+using cxmat::anonymous;
+using cxmat::batch;
+using cxmat::dim;
+using cxmat::extent;
+using cxmat::matrix;
+namespace error = cxmat::shape_error;
+
+template <class A, class B>
+inline constexpr bool same = std::is_same_v<std::remove_cvref_t<A>, B>;
+
+template <std::size_t N>
+using plain = dim<N, anonymous>;
+
+constexpr matrix<double, 2, 3> a23{};
+constexpr matrix<double, 3, 2> a32{};
+constexpr matrix<double, 2, 2> a22{};
+constexpr matrix<double, 3, 3> a33{};
+constexpr matrix<double, 2, 4> a24{};
+constexpr matrix<double, 4, 4> a44{};
+constexpr matrix<double, 4, 2> a42{};
+constexpr matrix<double, 3, 4> a34{};
+constexpr matrix<double, 4, 3> a43{};
+
+// matmul(a, b), a * b: a.cols must equal b.rows.
+static_assert(!cxmat::InnerExtentsMatch<extent{3}, extent{2}> && cxmat::InnerExtentsMatch<extent{3}, extent{3}>);
+static_assert([](const auto& a, const auto& b) { return !requires { cxmat::matmul(a, b); }; }(a23, a23));
+static_assert([](const auto& a, const auto& b) { return !requires { a * b; }; }(a23, a23));
+static_assert([](const auto& a, const auto& b) { return requires { cxmat::matmul(a, b); } && requires { a * b; }; }(
+    a23, a32));
+static_assert(same<decltype(cxmat::matmul(a23, a23)), error::matmul_a_cols_must_equal_b_rows<plain<3>, plain<2>>>);
+static_assert(same<decltype(a23 * a23), error::matmul_a_cols_must_equal_b_rows<plain<3>, plain<2>>>);
+// Scalar products are not matrix products.
+static_assert([](const auto& a) { return requires { a * 2.0; } && requires { 2.0 * a; } && requires { a / 2.0; }; }(
+    a23));
+
+// a + b, a - b, a == b, approx_equal(a, b, tol): same shape.
+static_assert(!cxmat::SameShape<extent{2}, extent{3}, extent{3}, extent{2}>);
+static_assert([](const auto& a, const auto& b) {
+  return !requires { a + b; } && !requires { a - b; } && !requires { a == b; } &&
+         !requires { cxmat::approx_equal(a, b, 1e-9); };
+}(a23, a32));
+static_assert([](const auto& a, const auto& b) {
+  return requires { a + b; } && requires { a - b; } && requires { a == b; } &&
+         requires { cxmat::approx_equal(a, b, 1e-9); };
+}(a23, a23));
+static_assert(same<decltype(a23 + a32), error::elementwise_shapes_must_match<plain<2>, plain<3>, plain<3>, plain<2>>>);
+static_assert(same<decltype(a23 == a32), error::elementwise_shapes_must_match<plain<2>, plain<3>, plain<3>, plain<2>>>);
+static_assert(same<decltype(cxmat::approx_equal(a23, a32, 1e-9)),
+                   error::elementwise_shapes_must_match<plain<2>, plain<3>, plain<3>, plain<2>>>);
+
+// hconcat: same rows; vconcat: same cols. Every operand's size is in the error.
+static_assert(!cxmat::RowsMatch<extent{2}, extent{2}, extent{3}> && cxmat::ColumnsMatch<extent{3}, extent{3}>);
+static_assert([](const auto& a, const auto& b) { return !requires { cxmat::hconcat(a, b, a); }; }(a23, a32));
+static_assert([](const auto& a, const auto& b) { return requires { cxmat::hconcat(a, b, a); }; }(a23, a22));
+static_assert([](const auto& a, const auto& b) { return !requires { cxmat::vconcat(a, b); }; }(a23, a22));
+static_assert([](const auto& a, const auto& b) { return requires { cxmat::vconcat(a, b); }; }(a23, a33));
+static_assert(same<decltype(cxmat::hconcat(a23, a32, a23)),
+                   error::hconcat_rows_must_match<plain<2>, plain<3>, plain<2>>>);
+static_assert(same<decltype(cxmat::vconcat(a23, a22)), error::vconcat_cols_must_match<plain<3>, plain<2>>>);
+
+// split_columns<H>, column_block<I, H>: H divides the columns; I < H.
+static_assert(!cxmat::ColumnsDivideInto<extent{4}, 3> && !cxmat::ColumnsDivideInto<extent{4}, 0>);
+static_assert(!cxmat::BlockIndexInRange<2, 2> && cxmat::BlockIndexInRange<1, 2>);
+static_assert([](const auto& a) { return !requires { cxmat::split_columns<3>(a); }; }(a24));
+static_assert([](const auto& a) { return requires { cxmat::split_columns<2>(a); }; }(a24));
+static_assert([](const auto& a) { return !requires { cxmat::column_block<0, 3>(a); }; }(a24));
+static_assert([](const auto& a) { return !requires { cxmat::column_block<2, 2>(a); }; }(a24));
+static_assert([](const auto& a) { return requires { cxmat::column_block<1, 2>(a); }; }(a24));
+static_assert(same<decltype(cxmat::split_columns<3>(a24)), error::split_columns_h_must_divide_cols<3, plain<4>>>);
+static_assert(same<decltype(cxmat::column_block<0, 3>(a24)), error::split_columns_h_must_divide_cols<3, plain<4>>>);
+static_assert(same<decltype(cxmat::column_block<2, 2>(a24)), error::column_block_index_must_be_below_h<2, 2>>);
+
+// Attention on Q (L x d_k), K (S x d_k), V (S x d_v): Q/K widths d_k, K/V lengths S.
+static_assert(!cxmat::QueryKeyWidthsMatch<extent{3}, extent{2}> && !cxmat::KeyValueLengthsMatch<extent{3}, extent{2}>);
+static_assert([](const auto& q, const auto& k) {
+  return !requires { cxmat::attention_scores(q, k); } && !requires { cxmat::attention_weights(q, k); };
+}(a23, a22));
+static_assert([](const auto& q, const auto& k) {
+  return requires { cxmat::attention_scores(q, k); } && requires { cxmat::attention_weights(q, k); };
+}(a23, a33));
+static_assert([](const auto& q, const auto& k, const auto& v) {
+  return !requires { cxmat::scaled_dot_product_attention(q, k, v); };
+}(a23, a22, a22));  // Q/K widths 3, 2
+static_assert([](const auto& q, const auto& k, const auto& v) {
+  return !requires { cxmat::scaled_dot_product_attention(q, k, v); };
+}(a23, a33, a22));  // K/V lengths 3, 2
+static_assert([](const auto& q, const auto& k, const auto& v) {
+  return requires { cxmat::scaled_dot_product_attention(q, k, v); } &&
+         requires { cxmat::scaled_dot_product_attention(q, k, v, cxmat::causal); };
+}(a23, a33, a32));  // L = 2 queries, S = 3 keys, d_k = 3, d_v = 2
+static_assert(same<decltype(cxmat::attention_scores(a23, a22)),
+                   error::attention_q_and_k_widths_must_match<plain<3>, plain<2>>>);
+static_assert(same<decltype(cxmat::scaled_dot_product_attention(a23, a22, a22)),
+                   error::attention_q_and_k_widths_must_match<plain<3>, plain<2>>>);
+static_assert(same<decltype(cxmat::scaled_dot_product_attention(a23, a33, a22, cxmat::causal)),
+                   error::attention_k_and_v_lengths_must_match<plain<3>, plain<2>>>);
+
+// Self-attention of X (n x d_model): each W has d_model rows; Wq and Wk have one width d_k.
+static_assert(!cxmat::ProjectionFitsInput<extent{4}, extent{3}>);
+static_assert([](const auto& x, const auto& w, const auto& bad) {
+  return !requires { cxmat::self_attention(x, bad, w, w); } && !requires { cxmat::self_attention(x, w, bad, w); } &&
+         !requires { cxmat::self_attention(x, w, w, bad); } && requires { cxmat::self_attention(x, w, w, w); } &&
+         requires { cxmat::self_attention(x, w, w, w, cxmat::causal); };
+}(a24, a42, a32));
+static_assert([](const auto& x, const auto& wq, const auto& wk) {
+  return !requires { cxmat::self_attention(x, wq, wk, wq); };
+}(a24, a42, a43));
+static_assert(same<decltype(cxmat::self_attention(a24, a32, a42, a42)),
+                   error::projection_x_cols_must_equal_wq_rows<plain<4>, plain<3>>>);
+static_assert(same<decltype(cxmat::self_attention(a24, a42, a32, a42)),
+                   error::projection_x_cols_must_equal_wk_rows<plain<4>, plain<3>>>);
+static_assert(same<decltype(cxmat::self_attention(a24, a42, a42, a32)),
+                   error::projection_x_cols_must_equal_wv_rows<plain<4>, plain<3>>>);
+static_assert(same<decltype(cxmat::self_attention(a24, a42, a43, a42)),
+                   error::projection_wq_and_wk_widths_must_match<plain<2>, plain<3>>>);
+
+// Multi-head attention in block form: H divides the projection widths; W_o has H·d_v rows.
+static_assert(!cxmat::HeadsDivideWidth<extent{4}, 3> && !cxmat::OutputProjectionFitsHeads<extent{4}, extent{2}>);
+static_assert([](const auto& x, const auto& w, const auto& wo) {
+  return !requires { cxmat::multi_head_attention<3>(x, w, w, w); } &&
+         !requires { cxmat::multi_head_attention<3>(x, w, w, w, wo); } &&
+         !requires { cxmat::multi_head_attention_weights<3>(x, w, w); } &&
+         !requires { cxmat::multi_head_attention_with_weights<3>(x, w, w, w); } &&
+         requires { cxmat::multi_head_attention<2>(x, w, w, w); } &&
+         requires { cxmat::multi_head_attention<2>(x, w, w, w, wo); } &&
+         requires { cxmat::multi_head_attention<2>(x, w, w, w, wo, cxmat::causal); } &&
+         requires { cxmat::multi_head_attention_weights<2>(x, w, w); } &&
+         requires { cxmat::multi_head_attention_with_weights<2>(x, w, w, w); } &&
+         requires { cxmat::multi_head_attention_with_weights<2>(x, w, w, w, wo); };
+}(a24, a44, a42));
+static_assert([](const auto& x, const auto& w, const auto& wv) {
+  return !requires { cxmat::multi_head_attention<2>(x, w, w, wv); };  // H = 2 does not divide 3
+}(a24, a44, a43));
+static_assert([](const auto& x, const auto& w, const auto& wo) {
+  return !requires { cxmat::multi_head_attention<2>(x, w, w, w, wo); } &&
+         !requires { cxmat::multi_head_attention_with_weights<2>(x, w, w, w, wo); };
+}(a24, a44, a24));  // W_o has 2 rows, the heads 4 columns
+static_assert([](const auto& q) {
+  return !requires { cxmat::multi_head_attention_qkv<3>(q, q, q); } &&
+         requires { cxmat::multi_head_attention_qkv<2>(q, q, q); };
+}(a24));
+static_assert(same<decltype(cxmat::multi_head_attention<3>(a24, a44, a44, a44)),
+                   error::multi_head_h_must_divide_q_width<3, plain<4>>>);
+static_assert(same<decltype(cxmat::multi_head_attention<2>(a24, a44, a44, a43)),
+                   error::multi_head_h_must_divide_v_width<2, plain<3>>>);
+static_assert(same<decltype(cxmat::multi_head_attention<2>(a24, a44, a44, a44, a24)),
+                   error::output_projection_wo_rows_must_equal_h_times_d_v<plain<4>, plain<2>>>);
+static_assert(same<decltype(cxmat::multi_head_attention<2>(a24, a34, a44, a44, a44)),
+                   error::projection_x_cols_must_equal_wq_rows<plain<4>, plain<3>>>);
+static_assert(same<decltype(cxmat::multi_head_attention_qkv<3>(a24, a24, a24)),
+                   error::multi_head_h_must_divide_q_width<3, plain<4>>>);
+
+// An option that does not fit (a 3 x 3 mask on 2 x 2 scores) is no shape error of the matrices:
+// no error overload takes the call, and the function's own constraint rejects it.
+static_assert([](const auto& q, const auto& m) {
+  return !requires { cxmat::scaled_dot_product_attention(q, q, q, cxmat::mask(m)); };
+}(a22, matrix<bool, 3, 3>{}));
+
+// Batches: the two B agree; each item follows the unbatched rules.
+constexpr batch<double, 2, 2, 3> b2x23{};
+constexpr batch<double, 3, 3, 2> b3x32{};
+constexpr batch<double, 2, 3, 2> b2x32{};
+static_assert(!cxmat::BatchSizesMatch<extent{2}, extent{3}>);
+static_assert([](const auto& a, const auto& b) { return !requires { cxmat::matmul(a, b); } && !requires { a * b; }; }(
+    b2x23, b3x32));
+static_assert([](const auto& a, const auto& b) { return requires { cxmat::matmul(a, b); } && requires { a * b; }; }(
+    b2x23, b2x32));
+static_assert([](const auto& x, const auto& w) {
+  return !requires { x * w; } && requires { x * cxmat::transpose(w); };
+}(b2x23, a23));
+static_assert(same<decltype(b2x23 * b3x32), error::batch_sizes_must_match<plain<2>, plain<3>>>);
+static_assert(same<decltype(b2x23 * b2x23), error::matmul_a_cols_must_equal_b_rows<plain<3>, plain<2>>>);
+static_assert(same<decltype(b2x23 * a23), error::matmul_a_cols_must_equal_b_rows<plain<3>, plain<2>>>);
+static_assert(same<decltype(cxmat::scaled_dot_product_attention(b2x23, b3x32, b3x32)),
+                   error::batch_sizes_must_match<plain<2>, plain<3>>>);
+static_assert(same<decltype(cxmat::scaled_dot_product_attention(b2x23, b2x32, b2x32)),
+                   error::attention_q_and_k_widths_must_match<plain<3>, plain<2>>>);
+static_assert(same<decltype(cxmat::self_attention(b2x23, a23, a23, a23)),
+                   error::projection_x_cols_must_equal_wq_rows<plain<3>, plain<2>>>);
+static_assert(same<decltype(cxmat::multi_head_attention<2>(b2x23, a33, a33, a33)),
+                   error::multi_head_h_must_divide_q_width<2, plain<3>>>);
+
+// with_dims keeps the sizes.
+static_assert([](const auto& a) {
+  return !requires { cxmat::with_dims<3, 2>(a); } && requires { cxmat::with_dims<2, 3>(a); };
+}(a23));
+static_assert(same<decltype(cxmat::with_dims<3, 2>(a23)),
+                   error::with_dims_must_keep_sizes_and_names<plain<2>, plain<3>, plain<3>, plain<2>>>);
+
+}  // namespace rules
