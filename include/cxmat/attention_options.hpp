@@ -220,6 +220,13 @@ inline constexpr std::size_t projection_bias_count =
 
 }  // namespace detail
 
+namespace shape_error {
+/// An option does not fit the L x S scores: mask(m) and bias(b) are L x S, key_padding(k) is 1 x S,
+/// all of the scores' element type (queries x keys: a mask written keys x queries is transposed).
+template <class L, class S, class... Options>
+struct attention_options_must_fit_l_by_s_scores;  // mask, bias: L x S; key_padding: 1 x S; same element type
+}  // namespace shape_error
+
 /// The options of one call make sense together: at most one scale and at most one bias per
 /// projection.
 template <class... O>

@@ -76,18 +76,18 @@ constexpr T score_divisor(std::size_t dk) noexcept {
 // order the options were passed in. Masked scores become -inf, which softmax_row gives weight 0
 // (and a fully masked row all zeros). No options: the identity.
 template <class T, class... O>
-constexpr auto make_score_mod(std::size_t l, std::size_t s, const O&... opts) noexcept {
+constexpr auto make_score_mod(std::size_t query_count, std::size_t key_count, const O&... opts) noexcept {
   if constexpr (sizeof...(O) == 0) {
     return no_score_mod{};
   } else {
     static_assert(!any_mask_v<O...> || std::numeric_limits<T>::has_infinity,
                   "attention masks: the scalar type needs an infinity (masked scores are -inf)");
     if constexpr (any_mask_v<O...>) {
-      return [l, s, &opts...](std::size_t i, std::size_t j, T score) noexcept -> T {
+      return [query_count, key_count, &opts...](std::size_t i, std::size_t j, T score) noexcept -> T {
         ((score = scale_score(opts, score)), ...);
         ((score = bias_score(opts, i, j, score)), ...);
-        const bool allowed = (true && ... && mask_allows(opts, i, j, l, s));
-        return allowed ? score : -std::numeric_limits<T>::infinity();
+        const bool key_visible = (true && ... && mask_allows(opts, i, j, query_count, key_count));
+        return key_visible ? score : -std::numeric_limits<T>::infinity();
       };
     } else {
       return [&opts...](std::size_t i, std::size_t j, T score) noexcept -> T {

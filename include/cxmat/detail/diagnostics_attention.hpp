@@ -45,26 +45,33 @@ using wo_check =
     check<OutputProjectionFitsHeads<ConcatCols, WoRows>,
           shape_error::output_projection_wo_rows_must_equal_h_times_d_v<dim_of<ConcatCols>, dim_of<WoRows>>>;
 
+// Options (masks, key padding, score bias, scale) that act on the L x S scores.
+template <class T, auto L, auto S, class... O>
+using score_options_check = check<(ScoreOptionFits<O, T, L, S> && ...),
+                                  shape_error::attention_options_must_fit_l_by_s_scores<dim_of<L>, dim_of<S>, O...>>;
+
 }  // namespace detail
 
 // attention.hpp
 
-/// Shape error of attention_scores(q, k): Q and K widths differ.
+/// Shape error of attention_scores(q, k): Q and K widths differ, or an option does not fit.
 template <class T, extent L, extent DK1, extent S, extent DK2, class... O>
   requires(AttentionOption<O> && ...)
-decltype(detail::first_failure<detail::query_key_check<DK1, DK2>>::error())
+decltype(detail::first_failure<detail::query_key_check<DK1, DK2>, detail::score_options_check<T, L, S, O...>>::error())
 attention_scores(const matrix<T, L, DK1>& q, const matrix<T, S, DK2>& k, const O&... opts) noexcept;
 
-/// Shape error of attention_weights(q, k): Q and K widths differ.
+/// Shape error of attention_weights(q, k): Q and K widths differ, or an option does not fit.
 template <class T, extent L, extent DK1, extent S, extent DK2, class... O>
   requires(AttentionOption<O> && ...)
-decltype(detail::first_failure<detail::query_key_check<DK1, DK2>>::error())
+decltype(detail::first_failure<detail::query_key_check<DK1, DK2>, detail::score_options_check<T, L, S, O...>>::error())
 attention_weights(const matrix<T, L, DK1>& q, const matrix<T, S, DK2>& k, const O&... opts) noexcept;
 
-/// Shape error of scaled_dot_product_attention(q, k, v): Q/K widths or K/V lengths differ.
+/// Shape error of scaled_dot_product_attention(q, k, v): Q/K widths or K/V lengths differ, or an
+/// option does not fit the L x S scores.
 template <class T, extent L, extent DK1, extent S1, extent DK2, extent S2, extent DV, class... O>
   requires(AttentionOption<O> && ...)
-decltype(detail::first_failure<detail::query_key_check<DK1, DK2>, detail::key_value_check<S1, S2>>::error())
+decltype(detail::first_failure<detail::query_key_check<DK1, DK2>, detail::key_value_check<S1, S2>,
+                               detail::score_options_check<T, L, S1, O...>>::error())
 scaled_dot_product_attention(const matrix<T, L, DK1>& q, const matrix<T, S1, DK2>& k,
                              const matrix<T, S2, DV>& v, const O&... opts) noexcept;
 
