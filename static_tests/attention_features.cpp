@@ -122,6 +122,21 @@ static_assert(cxmat::grouped_query_attention<4, 1>(Xq, Xkv, Gq, Mk, Mv) ==
 static_assert(cxmat::mean(gqa.weights) ==
               (gqa.weights[0] + gqa.weights[1] + gqa.weights[2] + gqa.weights[3]) / 4.0);
 
+// ---- Batches (B x L x d, batch first): options apply to every item; a batch key-padding mask
+// gives each item its own padding, so sequences of different lengths share one batch.
+constexpr cxmat::batch<double, 2, 3, 2> Qb{{Q, K}}, Kb{{K, Q}}, Vb{{V, V}};
+constexpr matrix<bool, 2, 3> keep_per_item{{{true, true, false}, {true, true, true}}};
+constexpr auto batched = cxmat::scaled_dot_product_attention(Qb, Kb, Vb, cxmat::causal, cxmat::batch_key_padding(keep_per_item));
+static_assert(std::is_same_v<std::remove_cv_t<decltype(batched)>, cxmat::batch<double, 2, 3, 2>>);
+static_assert(batched[0] == cxmat::scaled_dot_product_attention(Q, K, V, cxmat::causal,
+                                                                cxmat::key_padding(matrix<bool, 1, 3>{{{true, true, false}}})));
+static_assert(batched[1] == cxmat::scaled_dot_product_attention(K, Q, V, cxmat::causal));
+// The padding's B must be the batch's B.
+template <class... A>
+constexpr bool batched_sdpa_accepts = requires(const A&... a) { cxmat::scaled_dot_product_attention(a...); };
+static_assert(!batched_sdpa_accepts<decltype(Qb), decltype(Kb), decltype(Vb),
+                                    decltype(cxmat::batch_key_padding(matrix<bool, 3, 3>{}))>);
+
 // ---- Rejected: each option's shape is checked in its type. (Variable templates make the
 // requires-expressions dependent, so a rejected call is a false value on every compiler.)
 template <class... A>

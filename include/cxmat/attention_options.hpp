@@ -45,6 +45,20 @@ constexpr key_padding_mask<S> key_padding(const matrix<bool, 1, S>& keep) noexce
   return {keep};
 }
 
+/// Key padding for a batch: row b of keep (B x S) is the key-padding mask of batch item b (true =
+/// a real token), so sequences of different lengths share one batch. Taken by the batched
+/// attention functions (batched.hpp).
+template <extent B, extent S>
+struct batch_key_padding_mask {
+  matrix<bool, B, S> keep;
+};
+
+/// Wraps a boolean B x S matrix (row b: item b's keys, true = real, false = padding).
+template <extent B, extent S>
+constexpr batch_key_padding_mask<B, S> batch_key_padding(const matrix<bool, B, S>& keep) noexcept {
+  return {keep};
+}
+
 /// Where the causal triangle sits when there are L queries and S keys with L != S.
 enum class causal_alignment {
   /// Query i attends to keys j <= i (torch SDPA's is_causal). With L > S the extra queries see

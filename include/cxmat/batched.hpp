@@ -54,6 +54,36 @@ concept SelfAttentionCallable = requires(const M&... m) { self_attention(m...); 
 template <std::size_t H, class... M>
 concept MultiHeadCallable = requires(const M&... m) { multi_head_attention<H>(m...); };
 
+// Per-item options: a batch_key_padding_mask gives item b the key-padding mask of its row b;
+// every other option applies to all items alike.
+template <class O>
+struct item_option_of {
+  using type = O;
+};
+template <extent B, extent S>
+struct item_option_of<batch_key_padding_mask<B, S>> {
+  using type = key_padding_mask<S>;
+};
+template <class O>
+using item_option_t = typename item_option_of<O>::type;
+
+template <class O>
+constexpr const O& item_option(const O& option, std::size_t /*item*/) noexcept {
+  return option;
+}
+template <extent B, extent S>
+constexpr key_padding_mask<S> item_option(const batch_key_padding_mask<B, S>& option, std::size_t item) noexcept {
+  key_padding_mask<S> out{};
+  for (std::size_t j = 0; j < S.size; ++j) out.keep.elems[0][j] = option.keep.elems[item][j];
+  return out;
+}
+
+// A per-item option holds one row per batch item: its B agrees with the batch's.
+template <class O, auto B>
+inline constexpr bool option_fits_batch = true;
+template <extent OB, extent S, auto B>
+inline constexpr bool option_fits_batch<batch_key_padding_mask<OB, S>, B> = BatchSizesMatch<OB, B>;
+
 }  // namespace detail
 
 /// Transpose of every item: B x R x C -> B x C x R (names swap as for a matrix).
@@ -144,11 +174,12 @@ constexpr batch<T, B, R, C> softmax_rows(const batch<T, B, R, C>& x) noexcept {
 /// Scores Q·Kᵀ / √d_k of every item: (B x L x d_k), (B x S x d_k) -> B x L x S.
 template <class T, extent B1, extent L, extent DK1, extent B2, extent S, extent DK2, class... O>
   requires BatchSizesMatch<B1, B2> &&
-           detail::ScoresCallable<matrix<T, L, DK1>, matrix<T, S, DK2>, O...>
+           detail::ScoresCallable<matrix<T, L, DK1>, matrix<T, S, DK2>, detail::item_option_t<O>...> &&
+           (detail::option_fits_batch<O, B1> && ...)
 constexpr auto attention_scores(const batch<T, B1, L, DK1>& q, const batch<T, B2, S, DK2>& k,
                                 const O&... opts) noexcept {
   return detail::map_items<common_extent_v<B1, B2>>(
-      [&](std::size_t b) { return attention_scores(q.items[b], k.items[b], opts...); });
+      [&](std::size_t b) { return attention_scores(q.items[b], k.items[b], detail::item_option(opts, b)...); });
 }
 
 /// Shape error of batched attention_scores: different B, or the error of one item.
@@ -165,11 +196,12 @@ attention_scores(const batch<T, B1, L, DK1>& q, const batch<T, B2, S, DK2>& k, c
 /// Attention weights softmax(Q·Kᵀ / √d_k) of every item: B x L x S.
 template <class T, extent B1, extent L, extent DK1, extent B2, extent S, extent DK2, class... O>
   requires BatchSizesMatch<B1, B2> &&
-           detail::WeightsCallable<matrix<T, L, DK1>, matrix<T, S, DK2>, O...>
+           detail::WeightsCallable<matrix<T, L, DK1>, matrix<T, S, DK2>, detail::item_option_t<O>...> &&
+           (detail::option_fits_batch<O, B1> && ...)
 constexpr auto attention_weights(const batch<T, B1, L, DK1>& q, const batch<T, B2, S, DK2>& k,
                                  const O&... opts) noexcept {
   return detail::map_items<common_extent_v<B1, B2>>(
-      [&](std::size_t b) { return attention_weights(q.items[b], k.items[b], opts...); });
+      [&](std::size_t b) { return attention_weights(q.items[b], k.items[b], detail::item_option(opts, b)...); });
 }
 
 /// Shape error of batched attention_weights: different B, or the error of one item.
@@ -188,11 +220,12 @@ attention_weights(const batch<T, B1, L, DK1>& q, const batch<T, B2, S, DK2>& k, 
 template <class T, extent B1, extent L, extent DK1, extent B2, extent S1, extent DK2, extent B3, extent S2, extent DV,
           class... O>
   requires BatchSizesMatch<B1, B2> && BatchSizesMatch<B1, B3> &&
-           detail::SdpaCallable<matrix<T, L, DK1>, matrix<T, S1, DK2>, matrix<T, S2, DV>, O...>
+           detail::SdpaCallable<matrix<T, L, DK1>, matrix<T, S1, DK2>, matrix<T, S2, DV>, detail::item_option_t<O>...> &&
+           (detail::option_fits_batch<O, B1> && ...)
 constexpr auto scaled_dot_product_attention(const batch<T, B1, L, DK1>& q, const batch<T, B2, S1, DK2>& k,
                                             const batch<T, B3, S2, DV>& v, const O&... opts) noexcept {
   return detail::map_items<common_extent_v<B1, B2>>(
-      [&](std::size_t b) { return scaled_dot_product_attention(q.items[b], k.items[b], v.items[b], opts...); });
+      [&](std::size_t b) { return scaled_dot_product_attention(q.items[b], k.items[b], v.items[b], detail::item_option(opts, b)...); });
 }
 
 /// Shape error of batched scaled_dot_product_attention: different B, or the error of one item.
@@ -211,10 +244,10 @@ scaled_dot_product_attention(const batch<T, B1, L, DK1>& q, const batch<T, B2, S
 /// Self-attention of every item of X (B x n x d_model) with shared projections Wq, Wk, Wv:
 /// B x n x d_v.
 template <class T, extent B, extent N, extent DM, class Wq, class Wk, class Wv, class... O>
-  requires detail::SelfAttentionCallable<matrix<T, N, DM>, Wq, Wk, Wv, O...>
+  requires detail::SelfAttentionCallable<matrix<T, N, DM>, Wq, Wk, Wv, detail::item_option_t<O>...> && (detail::option_fits_batch<O, B> && ...)
 constexpr auto self_attention(const batch<T, B, N, DM>& x, const Wq& wq, const Wk& wk, const Wv& wv,
                               const O&... opts) noexcept {
-  return detail::map_items<B>([&](std::size_t b) { return self_attention(x.items[b], wq, wk, wv, opts...); });
+  return detail::map_items<B>([&](std::size_t b) { return self_attention(x.items[b], wq, wk, wv, detail::item_option(opts, b)...); });
 }
 
 /// Shape error of batched self_attention: the error of one item.
