@@ -3,7 +3,10 @@
 
 #include <cstddef>
 #include <limits>
+#include <type_traits>
 
+#include <cxmat/detail/runtime_simd.hpp>
+#include <cxmat/detail/runtime_softmax.hpp>
 #include <cxmat/math.hpp>
 #include <cxmat/matrix.hpp>
 
@@ -25,9 +28,17 @@ constexpr T exp_zero_bound() noexcept {
 //   all -inf (masked) -> every weight is 0: a fully masked row attends to nothing;
 //   otherwise         -> exp(x - max) / sum, where the max entry contributes exp(0) = 1, so the
 //                        sum is >= 1 and nothing overflows, however large the scores.
+// At run time float and double take softmax_row_runtime (detail/runtime_softmax.hpp): the same
+// rules on packets, with an exp of their own, within (n + 4) ε (relative) of this path's weights.
 template <class T>
 constexpr void softmax_row(T* row, std::size_t n) noexcept {
   using limits = std::numeric_limits<T>;
+  if constexpr (has_runtime_softmax<T>) {
+    if (!std::is_constant_evaluated()) {
+      softmax_row_runtime(row, n, exp_zero_bound<T>());
+      return;
+    }
+  }
   if constexpr (limits::is_iec559) {
     constexpr T inf = limits::infinity();
     T max = -inf;
@@ -87,6 +98,13 @@ constexpr void softmax_row(T* row, std::size_t n) noexcept {
 template <class T, extent R, extent C>
 constexpr matrix<T, R, C> softmax_rows(const matrix<T, R, C>& m) noexcept {
   matrix<T, R, C> out = m;
+  if constexpr (detail::has_runtime_softmax<T>) {
+    if (!std::is_constant_evaluated()) {
+      // All rows at once: short rows share vector registers (same bits as row by row).
+      detail::softmax_rows_runtime(out.elems, detail::exp_zero_bound<T>());
+      return out;
+    }
+  }
   for (std::size_t i = 0; i < R.size; ++i) detail::softmax_row(out.elems[i], C.size);
   return out;
 }

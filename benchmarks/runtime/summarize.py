@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Tables of medians from a cxmat_runtime_bench JSON file (run_benchmarks.sh).
+
+usage: summarize.py results.json "<compiler>" "<flags>"
+"""
+import json
+import sys
+
+
+def main() -> None:
+    path, compiler, flags = sys.argv[1], sys.argv[2], sys.argv[3]
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    median, cv, rate = {}, {}, {}
+    for b in data["benchmarks"]:
+        name = b["run_name"]
+        if b.get("aggregate_name") == "median":
+            median[name] = b["real_time"] if b["time_unit"] == "ns" else None
+            if "items_per_second" in b:
+                rate[name] = b["items_per_second"]
+        elif b.get("aggregate_name") == "cv":
+            cv[name] = b["real_time"]
+    ctx = data["context"]
+    load = ", ".join(f"{x:.1f}" for x in ctx.get("load_avg", []))
+    print(f"### {compiler}, `{flags}`\n")
+    print(f"{ctx.get('num_cpus')} CPUs at {ctx.get('mhz_per_cpu')} MHz, load average at start {load}; "
+          f"medians of {data['benchmarks'][0].get('repetitions', '?')} repetitions (cv: coefficient of "
+          "variation across them).\n")
+
+    print("| multi-head attention with W_o | n x d, H | cxmat | Eigen | cxmat / Eigen |")
+    print("|---|---|---:|---:|---:|")
+    for name in sorted(k for k in median if k.startswith("mha/cxmat/")):
+        eigen = name.replace("/cxmat/", "/eigen/")
+        if eigen not in median:
+            continue
+        _, _, scalar, shape, heads = name.split("/")
+        c, e = median[name], median[eigen]
+        print(f"| {scalar} | {shape}, {heads} | {c / 1000:.2f} µs (cv {cv.get(name, 0):.2f}) "
+              f"| {e / 1000:.2f} µs (cv {cv.get(eigen, 0):.2f}) | **{c / e:.2f}** |")
+
+    print("\n| softmax_rows | n x n | cxmat | loop over std::exp | cxmat / loop |")
+    print("|---|---|---:|---:|---:|")
+    for name in sorted(k for k in median if k.startswith("softmax_rows/cxmat/")):
+        ref = name.replace("/cxmat/", "/std_exp_loop/")
+        if ref not in median:
+            continue
+        _, _, scalar, shape = name.split("/")
+        print(f"| {scalar} | {shape} | {rate[name] / 1e6:.0f} M/s | {rate[ref] / 1e6:.0f} M/s "
+              f"| {median[name] / median[ref]:.2f} |")
+
+    print("\n| exp over an array | arguments | cxmat::exp | std::exp |")
+    print("|---|---|---:|---:|")
+    for name in sorted(k for k in rate if k.startswith("exp/cxmat/")):
+        ref = name.replace("/cxmat/", "/std/")
+        _, _, scalar, lo, hi = name.split("/")
+        print(f"| {scalar} | [{lo}, {hi}] | {rate[name] / 1e6:.0f} M/s | {rate.get(ref, 0) / 1e6:.0f} M/s |")
+
+    print("\n| embedded example step (host) | median |")
+    print("|---|---:|")
+    for name in sorted(k for k in median if k.startswith("embedded/")):
+        print(f"| {name[len('embedded/'):]} | {median[name]:.0f} ns |")
+
+
+if __name__ == "__main__":
+    main()

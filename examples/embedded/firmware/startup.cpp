@@ -1,0 +1,66 @@
+// The smallest start-up a Cortex-M program needs without a C library: the vector table, a reset
+// handler that initialises RAM and the FPU and calls main, and the memcpy/memset/memmove that
+// compilers may call even in freestanding code. No newlib, no syscalls, no heap.
+#include <cstddef>
+#include <cstdint>
+
+extern "C" {
+
+// Defined by the linker script.
+extern std::uint32_t __data_load[], __data_start[], __data_end[], __bss_start[], __bss_end[], __stack_top[];
+extern void (*__init_array_start[])();
+extern void (*__init_array_end[])();
+
+int main();
+
+void* memcpy(void* dst, const void* src, std::size_t n) {
+  auto* d = static_cast<unsigned char*>(dst);
+  const auto* s = static_cast<const unsigned char*>(src);
+  for (std::size_t i = 0; i < n; ++i) d[i] = s[i];
+  return dst;
+}
+
+void* memmove(void* dst, const void* src, std::size_t n) {
+  auto* d = static_cast<unsigned char*>(dst);
+  const auto* s = static_cast<const unsigned char*>(src);
+  if (d < s) {
+    for (std::size_t i = 0; i < n; ++i) d[i] = s[i];
+  } else {
+    for (std::size_t i = n; i != 0; --i) d[i - 1] = s[i - 1];
+  }
+  return dst;
+}
+
+void* memset(void* dst, int value, std::size_t n) {
+  auto* d = static_cast<unsigned char*>(dst);
+  for (std::size_t i = 0; i < n; ++i) d[i] = static_cast<unsigned char>(value);
+  return dst;
+}
+
+[[noreturn]] void Reset_Handler() {
+  for (std::uint32_t *src = __data_load, *dst = __data_start; dst < __data_end;) *dst++ = *src++;
+  for (std::uint32_t* dst = __bss_start; dst < __bss_end;) *dst++ = 0;
+#if defined(__ARM_FP)
+  // Grant full access to coprocessors 10 and 11 (the FPU) before any floating-point instruction.
+  *reinterpret_cast<volatile std::uint32_t*>(0xE000ED88u) |= 0xFu << 20;
+  __asm__ volatile("dsb\n\tisb" ::: "memory");
+#endif
+  for (auto* init = __init_array_start; init < __init_array_end; ++init) (*init)();
+  main();
+  for (;;) {
+  }
+}
+
+[[noreturn]] void Default_Handler() {
+  for (;;) {
+  }
+}
+
+// Initial stack pointer, then the 15 system exceptions of ARMv6-M/ARMv7-M (0: reserved).
+using handler = void (*)();
+[[gnu::section(".isr_vector"), gnu::used]] const handler vector_table[16] = {
+    reinterpret_cast<handler>(__stack_top), Reset_Handler, Default_Handler, Default_Handler, Default_Handler,
+    Default_Handler, Default_Handler, nullptr, nullptr, nullptr, nullptr, Default_Handler, Default_Handler,
+    nullptr, Default_Handler, Default_Handler};
+
+}  // extern "C"

@@ -1,0 +1,94 @@
+// The run-time matrix-product kernel for float and double: register-blocked on packets of the
+// target's vector width (runtime_simd.hpp). Every sum still runs over k in increasing order from
+// zero, one multiply-add per term, so an element's value does not depend on the shape or the
+// blocking around it — only on whether the compiler fuses the multiply-add (it does at run time
+// where the target has FMA, never in constant evaluation).
+#pragma once
+
+#include <cstddef>
+
+#include <cxmat/detail/runtime_simd.hpp>
+
+namespace cxmat::detail {
+
+// Micro-kernel size: gemm_rows x gemm_packets accumulator packets, plus gemm_packets packets of
+// b and one broadcast, fit the register file (32 vector registers with AVX-512, 16 otherwise).
+inline constexpr std::size_t gemm_rows = simd_bytes >= 64 ? 8 : 6;
+inline constexpr std::size_t gemm_packets = 2;
+
+// Stores a sum as it is.
+struct gemm_identity {
+  template <class P>
+  constexpr P operator()(const P& sum) const noexcept {
+    return sum;
+  }
+};
+
+// c[i][c_col + j] = epilogue(sum_k a[i][a_col + k] * b[k][b_col + j]) for i < MR, j < NV packets
+// of P. The epilogue (an elementwise operation, e.g. the division of attention scores) runs on
+// the sums while they are still in registers.
+template <std::size_t MR, std::size_t NV, class P, std::size_t K, class T, std::size_t LDA, std::size_t LDB,
+          std::size_t LDC, class Epilogue>
+[[gnu::always_inline]] inline void gemm_block(const T (*a)[LDA], std::size_t a_col, const T (*b)[LDB],
+                                              std::size_t b_col, T (*c)[LDC], std::size_t c_col,
+                                              const Epilogue& epilogue) noexcept {
+  constexpr std::size_t lanes = sizeof(P) / sizeof(T);
+  P acc[MR][NV]{};
+  for (std::size_t k = 0; k < K; ++k) {
+    P bk[NV];
+    for (std::size_t v = 0; v < NV; ++v) bk[v] = load_packet<P>(&b[k][b_col + v * lanes]);
+    for (std::size_t r = 0; r < MR; ++r) {
+      const T ark = a[r][a_col + k];
+      for (std::size_t v = 0; v < NV; ++v) acc[r][v] = multiply_add(ark, bk[v], acc[r][v]);
+    }
+  }
+  for (std::size_t r = 0; r < MR; ++r) {
+    for (std::size_t v = 0; v < NV; ++v) store_packet(&c[r][c_col + v * lanes], epilogue(acc[r][v]));
+  }
+}
+
+// One column panel of NV packets of P, all M rows: blocks of gemm_rows rows, then the rest.
+template <std::size_t M, std::size_t NV, class P, std::size_t K, class T, std::size_t LDA, std::size_t LDB,
+          std::size_t LDC, class Epilogue>
+inline void gemm_panel(const T (*a)[LDA], std::size_t a_col, const T (*b)[LDB], std::size_t b_col,
+                       T (*c)[LDC], std::size_t c_col, const Epilogue& epilogue) noexcept {
+  constexpr std::size_t full = M - M % gemm_rows;
+  for (std::size_t i = 0; i < full; i += gemm_rows) {
+    gemm_block<gemm_rows, NV, P, K>(a + i, a_col, b, b_col, c + i, c_col, epilogue);
+  }
+  if constexpr (full < M) gemm_block<M - full, NV, P, K>(a + full, a_col, b, b_col, c + full, c_col, epilogue);
+}
+
+// Columns [0, N) of the window: panels of gemm_packets packets of Bytes, then one narrower
+// panel, then the remaining columns with half-width packets (down to single elements).
+template <std::size_t M, std::size_t N, std::size_t K, std::size_t Bytes, class T, std::size_t LDA,
+          std::size_t LDB, std::size_t LDC, class Epilogue>
+inline void gemm_columns(const T (*a)[LDA], std::size_t a_col, const T (*b)[LDB], std::size_t b_col,
+                         T (*c)[LDC], std::size_t c_col, const Epilogue& epilogue) noexcept {
+  using P = packet<T, Bytes>;
+  constexpr std::size_t lanes = Bytes / sizeof(T);
+  constexpr std::size_t panel = lanes == 1 ? N : gemm_packets * lanes;  // single elements: one panel
+  constexpr std::size_t full = N - N % panel;
+  for (std::size_t j = 0; j < full; j += panel) {
+    gemm_panel<M, panel / lanes, P, K>(a, a_col, b, b_col + j, c, c_col + j, epilogue);
+  }
+  constexpr std::size_t packed = full + (N - full) / lanes * lanes;
+  if constexpr (full < packed) {
+    gemm_panel<M, (packed - full) / lanes, P, K>(a, a_col, b, b_col + full, c, c_col + full, epilogue);
+  }
+  if constexpr (packed < N) {
+    constexpr std::size_t next = Bytes / 2 >= 16 ? Bytes / 2 : sizeof(T);
+    gemm_columns<M, N - packed, K, next>(a, a_col, b, b_col + packed, c, c_col + packed, epilogue);
+  }
+}
+
+// c (M x N window at column c_col) = epilogue(a (M x K window at a_col) · b (K x N window at
+// b_col)), overwriting c. Windows of row-major arrays: row i of a is a[i], and so on.
+template <std::size_t M, std::size_t N, std::size_t K, class T, std::size_t LDA, std::size_t LDB, std::size_t LDC,
+          class Epilogue = gemm_identity>
+inline void gemm(const T (*a)[LDA], std::size_t a_col, const T (*b)[LDB], std::size_t b_col, T (*c)[LDC],
+                 std::size_t c_col, const Epilogue& epilogue = {}) noexcept {
+  gemm_columns<M, N, K, simd_bytes>(a, a_col, b, b_col, c, c_col, epilogue);
+}
+
+}  // namespace cxmat::detail

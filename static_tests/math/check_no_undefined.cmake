@@ -1,0 +1,13 @@
+# Fails if any of OBJECTS (separated by |) has an undefined symbol according to NM.
+string(REPLACE "|" ";" objects "${OBJECTS}")
+foreach(obj IN LISTS objects)
+  execute_process(COMMAND "${NM}" -u "${obj}" OUTPUT_VARIABLE undefined RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${NM} failed on ${obj}")
+  endif()
+  string(STRIP "${undefined}" undefined)
+  if(undefined)
+    message(FATAL_ERROR "${obj} references external symbols:\n${undefined}")
+  endif()
+  message(STATUS "${obj}: no external symbols")
+endforeach()

@@ -1,0 +1,56 @@
+// Compile-time checks of cxmat::exp and cxmat::sqrt (building this file is the test).
+#include <type_traits>
+
+#include "math_checks.hpp"
+
+using namespace cxmat_test;
+
+// Overload resolution picks the argument's precision; integers go to double like std::exp.
+static_assert(std::is_same_v<decltype(cxmat::exp(1.0f)), float>);
+static_assert(std::is_same_v<decltype(cxmat::exp(1.0)), double>);
+static_assert(std::is_same_v<decltype(cxmat::exp(1.0L)), long double>);
+static_assert(std::is_same_v<decltype(cxmat::exp(1)), double>);
+static_assert(std::is_same_v<decltype(cxmat::sqrt(2.0f)), float>);
+static_assert(std::is_same_v<decltype(cxmat::sqrt(2u)), double>);
+static_assert(noexcept(cxmat::exp(1.0)) && noexcept(cxmat::sqrt(1.0)));
+
+// A user type's own exp is still found by ADL next to `using cxmat::exp;` (cxmat::exp is not
+// an unconstrained template).
+namespace user {
+struct dual {
+  double v;
+};
+constexpr int exp(dual) { return 42; }
+}  // namespace user
+constexpr int adl_call() {
+  using cxmat::exp;
+  return exp(user::dual{1.0});
+}
+static_assert(adl_call() == 42);
+template <class T>
+concept cxmat_exp_accepts = requires(T t) { cxmat::exp(t); };
+static_assert(cxmat_exp_accepts<double> && cxmat_exp_accepts<int>);
+static_assert(!cxmat_exp_accepts<user::dual>);
+
+static_assert(exp_special_values<float>());
+static_assert(exp_special_values<double>());
+static_assert(exp_special_values<long double>());
+static_assert(exp_thresholds());
+static_assert(sqrt_special_values<float>());
+static_assert(sqrt_special_values<double>());
+static_assert(sqrt_special_values<long double>());
+static_assert(exp_double_references());
+static_assert(exp_float_references());
+static_assert(exp_long_references());
+static_assert(sqrt_double_references());
+static_assert(sqrt_float_references());
+static_assert(sqrt_long_references());
+static_assert(exp_paths_agree());
+
+// Hand-derived: e^1 and sqrt(2) correctly rounded (published digits), exp(ln 2) = 2 within
+// 0.52 ulp.
+static_assert(cxmat::exp(1.0) == 0x1.5bf0a8b145769p+1);
+static_assert(cxmat::exp(1.0f) == 0x1.5bf0a8p+1f);
+static_assert(cxmat::sqrt(2.0) == 0x1.6a09e667f3bcdp+0);
+static_assert(cxmat::exp(0x1.62e42fefa39efp-1) == 2.0 ||
+              cxmat::exp(0x1.62e42fefa39efp-1) == 0x1.fffffffffffffp+0);
