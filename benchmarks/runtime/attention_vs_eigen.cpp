@@ -53,7 +53,9 @@ struct eigen_layer {
   emat<T, N, N> s;
 
   // softmax(Q_h K_hᵀ / √d_k) V_h for every head, then Z W_o, as an Eigen user would write it.
-  void run() {
+  // Not inlined (nor is run_cxmat): no compiler may carry work across iterations of the timing
+  // loop, and both sides pay the same call.
+  [[gnu::noinline]] void run() {
     q.noalias() = x * wq;
     k.noalias() = x * wk;
     v.noalias() = x * wv;
@@ -101,7 +103,7 @@ void copy_to_eigen(const cxmat_layer<T, N, D>& c, eigen_layer<T, int(N), int(D),
 }
 
 template <class T, std::size_t N, std::size_t D, std::size_t H>
-void run_cxmat(cxmat_layer<T, N, D>& c) {
+[[gnu::noinline]] void run_cxmat(cxmat_layer<T, N, D>& c) {
   c.out = cxmat::multi_head_attention<H>(c.x, c.wq, c.wk, c.wv, c.wo);
 }
 

@@ -4,7 +4,15 @@
 usage: summarize.py results.json "<compiler>" "<flags>"
 """
 import json
+import re
 import sys
+
+
+def by_type_and_size(name: str):
+    """float before double, then by the leading size in the name (5x6 before 16x64)."""
+    scalar = 0 if "/float/" in name else 1
+    size = re.search(r"/(\d+)x\d+", name)
+    return (scalar, int(size.group(1)) if size else 0, name)
 
 
 def main() -> None:
@@ -15,21 +23,21 @@ def main() -> None:
     for b in data["benchmarks"]:
         name = b["run_name"]
         if b.get("aggregate_name") == "median":
-            median[name] = b["real_time"] if b["time_unit"] == "ns" else None
+            median[name] = b["cpu_time"]
             if "items_per_second" in b:
                 rate[name] = b["items_per_second"]
         elif b.get("aggregate_name") == "cv":
-            cv[name] = b["real_time"]
+            cv[name] = b["cpu_time"]
     ctx = data["context"]
     load = ", ".join(f"{x:.1f}" for x in ctx.get("load_avg", []))
     print(f"### {compiler}, `{flags}`\n")
     print(f"{ctx.get('num_cpus')} CPUs at {ctx.get('mhz_per_cpu')} MHz, load average at start {load}; "
-          f"medians of {data['benchmarks'][0].get('repetitions', '?')} repetitions (cv: coefficient of "
-          "variation across them).\n")
+          f"CPU time, median of {data['benchmarks'][0].get('repetitions', '?')} repetitions run in random "
+          "order (cv: their coefficient of variation).\n")
 
     print("| multi-head attention with W_o | n x d, H | cxmat | Eigen | cxmat / Eigen |")
     print("|---|---|---:|---:|---:|")
-    for name in sorted(k for k in median if k.startswith("mha/cxmat/")):
+    for name in sorted((k for k in median if k.startswith("mha/cxmat/")), key=by_type_and_size):
         eigen = name.replace("/cxmat/", "/eigen/")
         if eigen not in median:
             continue
@@ -38,9 +46,9 @@ def main() -> None:
         print(f"| {scalar} | {shape}, {heads} | {c / 1000:.2f} µs (cv {cv.get(name, 0):.2f}) "
               f"| {e / 1000:.2f} µs (cv {cv.get(eigen, 0):.2f}) | **{c / e:.2f}** |")
 
-    print("\n| softmax_rows | n x n | cxmat | loop over std::exp | cxmat / loop |")
+    print("\n| softmax_rows | n x n | cxmat | loop over std::exp | time cxmat / loop |")
     print("|---|---|---:|---:|---:|")
-    for name in sorted(k for k in median if k.startswith("softmax_rows/cxmat/")):
+    for name in sorted((k for k in median if k.startswith("softmax_rows/cxmat/")), key=by_type_and_size):
         ref = name.replace("/cxmat/", "/std_exp_loop/")
         if ref not in median:
             continue
@@ -48,12 +56,14 @@ def main() -> None:
         print(f"| {scalar} | {shape} | {rate[name] / 1e6:.0f} M/s | {rate[ref] / 1e6:.0f} M/s "
               f"| {median[name] / median[ref]:.2f} |")
 
-    print("\n| exp over an array | arguments | cxmat::exp | std::exp |")
-    print("|---|---|---:|---:|")
-    for name in sorted(k for k in rate if k.startswith("exp/cxmat/")):
+    print("\n| exp over an array | arguments | cxmat::exp | std::exp | softmax's kernel (x <= 0) |")
+    print("|---|---|---:|---:|---:|")
+    for name in sorted((k for k in rate if k.startswith("exp/cxmat/")), key=by_type_and_size):
         ref = name.replace("/cxmat/", "/std/")
+        kernel = name.replace("/cxmat/", "/softmax_kernel/")
         _, _, scalar, lo, hi = name.split("/")
-        print(f"| {scalar} | [{lo}, {hi}] | {rate[name] / 1e6:.0f} M/s | {rate.get(ref, 0) / 1e6:.0f} M/s |")
+        own = f"{rate[kernel] / 1e6:.0f} M/s" if kernel in rate else "—"
+        print(f"| {scalar} | [{lo}, {hi}] | {rate[name] / 1e6:.0f} M/s | {rate.get(ref, 0) / 1e6:.0f} M/s | {own} |")
 
     print("\n| embedded example step (host) | median |")
     print("|---|---:|")

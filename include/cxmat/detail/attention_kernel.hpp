@@ -74,7 +74,9 @@ inline void attend_rows(std::size_t i0, const T (&q)[L][QW], std::size_t q_off, 
   gemm<M, DV, S>(w, 0, v, v_off, out + i0, out_off);
 }
 
-// Stack use beyond the plain loops: d_k·S elements for kt, gemm_rows·S for a block of weights.
+// Stack use beyond the plain loops: d_k·S elements for kt, gemm_rows·S for a block of weights
+// (three times that when S is shorter than a packet: softmax_rows_runtime's per-entry maxima and
+// cutoffs).
 template <std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW,
           std::size_t VW, std::size_t OW, class ScoreMod, class WeightsSink>
 inline void attend_runtime(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,

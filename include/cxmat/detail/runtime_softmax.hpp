@@ -4,6 +4,7 @@
 // attention uses); both give a row the same bits.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <limits>
 
@@ -108,6 +109,16 @@ template <class T>
   for (std::size_t j = n_full; j < n; ++j) row[j] = row[j] / sum;
 }
 
+// part[l] += part[l + W] for l < W, then the same for W / 2, ..., 1: fold_packet's tree on an
+// array of 2W scalars (a template argument per level, so each level is a fixed-length loop).
+template <std::size_t W, class T>
+[[gnu::always_inline]] inline void fold_halves(T* part) noexcept {
+  if constexpr (W != 0) {
+    for (std::size_t l = 0; l < W; ++l) part[l] = part[l] + part[l + W];
+    fold_halves<W / 2>(part);
+  }
+}
+
 // softmax_row's rules (see softmax.hpp) on row[0, n). `zero_bound` is exp_zero_bound<T>():
 // entries more than that far below the maximum get weight exactly 0.
 //
@@ -123,8 +134,8 @@ inline void softmax_row_runtime(T* row, std::size_t n, T zero_bound) noexcept {
 }
 
 // softmax_row_runtime on each of the M rows of w, with the same bits. Rows shorter than a packet
-// have their exponentials and divisions computed over the whole block at once, so that a few
-// keys per row still fill vector registers; longer rows go row by row.
+// have their exponentials and divisions computed over the whole block at once, in whole packets,
+// so that a few keys per row still fill vector registers; longer rows go row by row.
 template <std::size_t M, std::size_t S, class T>
 inline void softmax_rows_runtime(T (&w)[M][S], T zero_bound) noexcept {
   using P = softmax_packet<T>;
@@ -132,9 +143,13 @@ inline void softmax_rows_runtime(T (&w)[M][S], T zero_bound) noexcept {
   if constexpr (S >= lanes) {
     for (std::size_t r = 0; r < M; ++r) softmax_row_runtime(w[r], S, zero_bound);
   } else {
-    // Beside the block, seen as one array of M * S entries: each entry's row max and cutoff.
-    T max[M][S];
-    T cutoff[M][S];
+    // The block as one array of M * S entries, padded to whole packets, and beside it each
+    // entry's row max and cutoff; padding lanes compute a weight that is thrown away.
+    constexpr std::size_t n = M * S;
+    constexpr std::size_t padded = (n + lanes - 1) / lanes * lanes;
+    T x[padded];
+    T max[padded];
+    T cutoff[padded];
     for (std::size_t r = 0; r < M; ++r) {
       const T m = softmax_max(w[r], S);
       if (m == std::numeric_limits<T>::infinity() || m == -std::numeric_limits<T>::infinity()) {
@@ -142,33 +157,34 @@ inline void softmax_rows_runtime(T (&w)[M][S], T zero_bound) noexcept {
         return;
       }
       for (std::size_t j = 0; j < S; ++j) {
-        max[r][j] = m;
-        cutoff[r][j] = m + zero_bound;
+        x[r * S + j] = w[r][j];
+        max[r * S + j] = m;
+        cutoff[r * S + j] = m + zero_bound;
       }
     }
-    constexpr std::size_t n = M * S;
-    constexpr std::size_t n_full = n - n % lanes;
-    T* const flat = &w[0][0];
+    for (std::size_t i = n; i < padded; ++i) x[i] = max[i] = cutoff[i] = T(0);
     const P lowest = splat<P>(zero_bound - T(2));
-    for (std::size_t i = 0; i < n_full; i += lanes) {
-      store_packet(flat + i, softmax_weight(load_packet<P>(flat + i), load_packet<P>(&max[0][0] + i),
-                                            load_packet<P>(&cutoff[0][0] + i), lowest));
+    for (std::size_t i = 0; i < padded; i += lanes) {
+      store_packet(x + i, softmax_weight(load_packet<P>(x + i), load_packet<P>(max + i), load_packet<P>(cutoff + i),
+                                         lowest));
     }
-    for (std::size_t i = n_full; i < n; ++i) {
-      flat[i] = softmax_weight(flat[i], (&max[0][0])[i], (&cutoff[0][0])[i], zero_bound - T(2));
-    }
-    // Each row's sum as softmax_exp_sum forms it: its entries in lanes 0 .. S-1 of one packet.
-    T* const sum = &max[0][0];
+    // Each row's sum as softmax_exp_sum forms it (its entries in lanes 0 .. S-1 of a packet of
+    // zeros, folded pairwise), in scalars: the folds above bit_ceil(S) lanes only add zeros.
+    T* const sum = max;
     for (std::size_t r = 0; r < M; ++r) {
-      P part = splat<P>(T(0));
-      for (std::size_t j = 0; j < S; ++j) set_lane(part, j, w[r][j]);
-      const T total = fold_packet(splat<P>(T(0)) + part, [](const auto& a, const auto& b) { return a + b; });
-      for (std::size_t j = 0; j < S; ++j) sum[r * S + j] = total;
+      constexpr std::size_t width = std::bit_ceil(S);
+      T part[width];
+      for (std::size_t j = 0; j < width; ++j) part[j] = j < S ? x[r * S + j] : T(0);
+      fold_halves<width / 2>(part);
+      for (std::size_t j = 0; j < S; ++j) sum[r * S + j] = part[0];
     }
-    for (std::size_t i = 0; i < n_full; i += lanes) {
-      store_packet(flat + i, load_packet<P>(flat + i) / load_packet<P>(sum + i));
+    for (std::size_t i = n; i < padded; ++i) sum[i] = T(1);
+    for (std::size_t i = 0; i < padded; i += lanes) {
+      store_packet(x + i, load_packet<P>(x + i) / load_packet<P>(sum + i));
     }
-    for (std::size_t i = n_full; i < n; ++i) flat[i] = flat[i] / sum[i];
+    for (std::size_t r = 0; r < M; ++r) {
+      for (std::size_t j = 0; j < S; ++j) w[r][j] = x[r * S + j];
+    }
   }
 }
 
