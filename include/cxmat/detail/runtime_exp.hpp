@@ -30,19 +30,20 @@ inline P exp_nonpositive(P d) noexcept {
     constexpr float shift = 0x1.8p23f;
 #if defined(__FAST_MATH__)
     // -ffast-math may fold (t - shift) into d * log2e: round through a conversion instead.
-    const P k = convert_packet<P>(convert_packet<typename packet_traits<P>::ints>(d * 1.44269504088896341f - 0.5f));
+    const P k = convert_packet<P>(convert_packet<typename packet_traits<P>::ints>(multiply_add(d, 1.44269504088896341f, splat<P>(-0.5f))));
     const P t = k + shift;
 #else
-    const P t = d * 1.44269504088896341f + shift;
+    const P t = multiply_add(d, 1.44269504088896341f, splat<P>(shift));
     const P k = t - shift;
 #endif
-    const P r = (d - k * 0.693359375f) - k * -2.12194440e-4f;  // k * 0.693359375f is exact
-    P p = 1.9875691500e-4f * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    p = (p * r) * r + r + 1.0f;
+    // k * 0.693359375f is exact, so d - k * 0.693359375f is one rounding, fused or not.
+    const P r = multiply_add(k, 2.12194440e-4f, d - k * 0.693359375f);  // ln2 = 0.693359375 - 2.12194440e-4
+    P p = multiply_add(r, 1.9875691500e-4f, splat<P>(1.3981999507e-3f));
+    p = multiply_add(p, r, splat<P>(8.3334519073e-3f));
+    p = multiply_add(p, r, splat<P>(4.1665795894e-2f));
+    p = multiply_add(p, r, splat<P>(1.6666665459e-1f));
+    p = multiply_add(p, r, splat<P>(5.0000001201e-1f));
+    p = multiply_add(p * r, r, r) + 1.0f;
     const U nk = std::bit_cast<std::uint32_t>(shift) - std::bit_cast<U>(t);  // -k >= 0
     const U nk1 = nk >> 1;
     const U nk2 = nk - nk1;
@@ -50,26 +51,26 @@ inline P exp_nonpositive(P d) noexcept {
   } else {
     constexpr double shift = 0x1.8p52;
 #if defined(__FAST_MATH__)
-    const P k = convert_packet<P>(convert_packet<typename packet_traits<P>::ints>(d * 1.44269504088896338700 - 0.5));
+    const P k = convert_packet<P>(convert_packet<typename packet_traits<P>::ints>(multiply_add(d, 1.44269504088896338700, splat<P>(-0.5))));
     const P t = k + shift;
 #else
-    const P t = d * 1.44269504088896338700 + shift;
+    const P t = multiply_add(d, 1.44269504088896338700, splat<P>(shift));
     const P k = t - shift;
 #endif
     // fdlibm's split of ln2: hi has 33 significant bits, so k * hi is exact for |k| < 2^20.
-    const P r = (d - k * 6.93147180369123816490e-01) - k * 1.90821492927058770002e-10;
-    P p = 1.0 / 6227020800.0 * r + 1.0 / 479001600.0;  // 1/13!, 1/12!
-    p = p * r + 1.0 / 39916800.0;
-    p = p * r + 1.0 / 3628800.0;
-    p = p * r + 1.0 / 362880.0;
-    p = p * r + 1.0 / 40320.0;
-    p = p * r + 1.0 / 5040.0;
-    p = p * r + 1.0 / 720.0;
-    p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;
-    p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
-    p = (p * r) * r + r + 1.0;
+    const P r = multiply_add(k, -1.90821492927058770002e-10, d - k * 6.93147180369123816490e-01);
+    P p = multiply_add(r, 1.0 / 6227020800.0, splat<P>(1.0 / 479001600.0));  // 1/13!, 1/12!
+    p = multiply_add(p, r, splat<P>(1.0 / 39916800.0));
+    p = multiply_add(p, r, splat<P>(1.0 / 3628800.0));
+    p = multiply_add(p, r, splat<P>(1.0 / 362880.0));
+    p = multiply_add(p, r, splat<P>(1.0 / 40320.0));
+    p = multiply_add(p, r, splat<P>(1.0 / 5040.0));
+    p = multiply_add(p, r, splat<P>(1.0 / 720.0));
+    p = multiply_add(p, r, splat<P>(1.0 / 120.0));
+    p = multiply_add(p, r, splat<P>(1.0 / 24.0));
+    p = multiply_add(p, r, splat<P>(1.0 / 6.0));
+    p = multiply_add(p, r, splat<P>(0.5));
+    p = multiply_add(p * r, r, r) + 1.0;
     const U nk = std::bit_cast<std::uint64_t>(shift) - std::bit_cast<U>(t);
     const U nk1 = nk >> 1;
     const U nk2 = nk - nk1;

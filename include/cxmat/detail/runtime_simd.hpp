@@ -35,6 +35,21 @@
 #endif
 #endif
 
+// x86 targets with FMA (-mfma, -march=haswell or later, -march=native there): multiply_add fuses
+// packets with the compiler builtins behind <immintrin.h>'s _mm*_fmadd_p[sd] (spelled the same by
+// GCC and Clang), not the header itself, which costs about 0.6 s of parsing per translation unit.
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__FMA__) && (defined(__x86_64__) || defined(__i386__)) && \
+    CXMAT_SIMD_BYTES > 0
+#define CXMAT_DETAIL_X86_FMA 1
+#if defined(__AVX512F__)
+#define CXMAT_DETAIL_X86_FMA512 1
+#else
+#define CXMAT_DETAIL_X86_FMA512 0
+#endif
+#else
+#define CXMAT_DETAIL_X86_FMA 0
+#endif
+
 namespace cxmat::detail {
 
 inline constexpr std::size_t simd_bytes = CXMAT_SIMD_BYTES;
@@ -132,6 +147,16 @@ inline P splat(typename packet_traits<P>::element v) noexcept {
   }
 }
 
+// A packet as it is, or a scalar broadcast to every lane.
+template <class P, class V>
+inline P as_packet(const V& v) noexcept {
+  if constexpr (std::is_arithmetic_v<V>) {
+    return splat<P>(static_cast<typename packet_traits<P>::element>(v));
+  } else {
+    return v;
+  }
+}
+
 // Lane by lane a < b ? x : y (false where a or b is NaN, as for scalars). Vector comparisons give
 // all-ones or all-zero lanes, so the choice is a bitwise blend.
 template <class P>
@@ -156,10 +181,15 @@ inline void set_lane(P& v, std::size_t l, typename packet_traits<P>::element x) 
   }
 }
 
-// GCC fuses a * b + c into one rounding wherever the target has FMA, except where it vectorises a
-// loop-carried sum in order (multiplies as a vector, adds one by one): then the same scalar sum
-// rounds differently depending on the code around it. For scalars, GCC gets the fused form
-// spelled out where the hardware has it; packets are always fused on such targets.
+// Whether a multiply-add is fused must not be left to the compiler. GCC (-ffp-contract=fast, its
+// default in GNU modes) fuses a * b + c only where its optimisers still see that pattern after
+// inlining, so the same expression can round once in one caller and twice in another: the
+// blocked product's packet accumulation did exactly that on an AVX2 + FMA machine, and the
+// weights of a head then differed in the last bits between two forms of one attention. Every
+// multiply-add of the run-time kernels therefore goes through multiply_add, which on FMA targets
+// fuses explicitly (an FMA intrinsic for x86 packets, __builtin_fma for GCC's scalars; Clang
+// contracts within an expression only, which is the same everywhere) and elsewhere computes
+// a * b + c.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__FP_FAST_FMAF)
 inline constexpr bool explicit_fma_float = true;
 #else
@@ -171,17 +201,69 @@ inline constexpr bool explicit_fma_double = true;
 inline constexpr bool explicit_fma_double = false;
 #endif
 
-// a * b + c, fused the same way in every context (see above).
-template <class P, class S>
-inline P multiply_add(const S& a, const P& b, const P& c) noexcept {
-#if defined(__GNUC__) && !defined(__clang__)
-  if constexpr (std::is_same_v<P, float> && explicit_fma_float) {
-    return __builtin_fmaf(a, b, c);
-  } else if constexpr (std::is_same_v<P, double> && explicit_fma_double) {
-    return __builtin_fma(a, b, c);
-  }
+#if CXMAT_DETAIL_X86_FMA
+// Whether the target has an FMA instruction for packets of P's width (16 and 32 bytes with FMA,
+// 64 with AVX-512), and that instruction.
+template <class P>
+inline constexpr bool has_x86_fma =
+    sizeof(P) == 16 || sizeof(P) == 32 || (sizeof(P) == 64 && CXMAT_DETAIL_X86_FMA512);
+
+template <class P>
+inline P x86_fma(const P& a, const P& b, const P& c) noexcept {
+  using E = typename packet_traits<P>::element;
+  constexpr int current_rounding = 4;  // _MM_FROUND_CUR_DIRECTION
+#if CXMAT_DETAIL_X86_FMA512
+  // Every lane selected; GCC declares the 16-lane mask parameter signed, Clang unsigned.
+#if defined(__clang__)
+  constexpr unsigned short all_lanes16 = 0xFFFF;
+  constexpr unsigned char all_lanes8 = 0xFF;
+#else
+  constexpr short all_lanes16 = -1;
+  constexpr unsigned char all_lanes8 = 0xFF;
 #endif
-  return a * b + c;
+#endif
+  if constexpr (std::is_same_v<E, float> && sizeof(P) == 16) {
+    return __builtin_ia32_vfmaddps(a, b, c);
+  } else if constexpr (std::is_same_v<E, double> && sizeof(P) == 16) {
+    return __builtin_ia32_vfmaddpd(a, b, c);
+  } else if constexpr (std::is_same_v<E, float> && sizeof(P) == 32) {
+    return __builtin_ia32_vfmaddps256(a, b, c);
+  } else if constexpr (std::is_same_v<E, double> && sizeof(P) == 32) {
+    return __builtin_ia32_vfmaddpd256(a, b, c);
+#if CXMAT_DETAIL_X86_FMA512
+  } else if constexpr (std::is_same_v<E, float> && sizeof(P) == 64) {
+    return __builtin_ia32_vfmaddps512_mask(a, b, c, all_lanes16, current_rounding);
+  } else if constexpr (std::is_same_v<E, double> && sizeof(P) == 64) {
+    return __builtin_ia32_vfmaddpd512_mask(a, b, c, all_lanes8, current_rounding);
+#endif
+  } else {
+    (void)current_rounding;
+    return a * b + c;
+  }
+}
+#endif
+
+// a * b + c, fused the same way in every context (see above). a and b may each be a packet or a
+// scalar (broadcast to every lane); c is the packet (or scalar) the result has the type of.
+template <class P, class A, class B>
+inline P multiply_add(const A& a, const B& b, const P& c) noexcept {
+  if constexpr (std::is_arithmetic_v<P>) {
+#if defined(__GNUC__) && !defined(__clang__)
+    if constexpr (std::is_same_v<P, float> && explicit_fma_float) {
+      return __builtin_fmaf(static_cast<P>(a), static_cast<P>(b), c);
+    } else if constexpr (std::is_same_v<P, double> && explicit_fma_double) {
+      return __builtin_fma(static_cast<P>(a), static_cast<P>(b), c);
+    }
+#endif
+    return static_cast<P>(a) * static_cast<P>(b) + c;
+  } else {
+    const P av = as_packet<P>(a);
+    const P bv = as_packet<P>(b);
+#if CXMAT_DETAIL_X86_FMA
+    if constexpr (has_x86_fma<P>) return x86_fma(av, bv, c);
+#endif
+    return av * bv + c;
+  }
 }
 
 // Combines the lanes of v pairwise, halving each step: lane l with lane l + lanes/2, and so on
