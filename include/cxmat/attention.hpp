@@ -33,7 +33,7 @@ template <class T, extent L, extent DK1, extent S, extent DK2, class... O>
 constexpr matrix<T, L, S> attention_weights(const matrix<T, L, DK1>& q, const matrix<T, S, DK2>& k,
                                             const O&... opts) noexcept {
   matrix<T, L, S> out = attention_scores(q, k, opts...);
-  for (std::size_t i = 0; i < L.size; ++i) detail::softmax_row(out.elems[i], S.size);
+  for (std::size_t i = 0; i < L.size; ++i) detail::softmax_row(out.elems[i], detail::fixed_length<S.size>{});
   return out;
 }
 

@@ -69,7 +69,7 @@ constexpr batch<T, H, N, N> multi_head_attention_weights(const matrix<T, N, DM>&
   batch<T, H, N, N> out{};
   for (std::size_t h = 0; h < H; ++h) {
     detail::scores<dk>(q.elems, h * dk, k.elems, h * dk, out.items[h].elems, divisor, score_mod);
-    for (std::size_t i = 0; i < N.size; ++i) detail::softmax_row(out.items[h].elems[i], N.size);
+    for (std::size_t i = 0; i < N.size; ++i) detail::softmax_row(out.items[h].elems[i], detail::fixed_length<N.size>{});
   }
   return out;
 }

@@ -30,15 +30,17 @@ constexpr T exp_zero_bound() noexcept {
 //                        sum is >= 1 and nothing overflows, however large the scores.
 // At run time float and double take softmax_row_runtime (detail/runtime_softmax.hpp): the same
 // rules on packets, with an exp of their own, within (n + 4) ε (relative) of this path's weights.
-template <class T>
-constexpr void softmax_row(T* row, std::size_t n) noexcept {
+// `len` is the row's length: a std::size_t, or fixed_length<N> (faster at run time).
+template <class T, class Len>
+constexpr void softmax_row(T* row, Len len) noexcept {
   using limits = std::numeric_limits<T>;
   if constexpr (has_runtime_softmax<T>) {
     if (!std::is_constant_evaluated()) {
-      softmax_row_runtime(row, n, exp_zero_bound<T>());
+      softmax_row_runtime(row, len, exp_zero_bound<T>());
       return;
     }
   }
+  const std::size_t n = len;
   if constexpr (limits::is_iec559) {
     constexpr T inf = limits::infinity();
     T max = -inf;
@@ -105,7 +107,7 @@ constexpr matrix<T, R, C> softmax_rows(const matrix<T, R, C>& m) noexcept {
       return out;
     }
   }
-  for (std::size_t i = 0; i < R.size; ++i) detail::softmax_row(out.elems[i], C.size);
+  for (std::size_t i = 0; i < R.size; ++i) detail::softmax_row(out.elems[i], detail::fixed_length<C.size>{});
   return out;
 }
 

@@ -242,6 +242,12 @@ TEST_CASE("the block form of run-time softmax gives the row form's bits", "[kern
     check_block_equals_rows<double, 8, 8>(12, special);
     check_block_equals_rows<double, 3, 9>(13, special);
     check_block_equals_rows<double, 8, 33>(14, special);
+    // More rows than one block of the short-row path (softmax_block_rows): whole blocks, then
+    // the rest.
+    check_block_equals_rows<float, 13, 5>(15, special);
+    check_block_equals_rows<float, 24, 30>(16, special);
+    check_block_equals_rows<double, 17, 6>(17, special);
+    check_block_equals_rows<double, 9, 13>(18, special);
   }
 }
 

@@ -75,8 +75,8 @@ inline void attend_rows(std::size_t i0, const T (&q)[L][QW], std::size_t q_off, 
 }
 
 // Stack use beyond the plain loops: d_k·S elements for kt, gemm_rows·S for a block of weights
-// (three times that when S is shorter than a packet: softmax_rows_runtime's per-entry maxima and
-// cutoffs).
+// (four times that when S is shorter than softmax_short_row_packets packets: the block softmax's
+// copy of the weights and its per-entry maxima and cutoffs).
 template <std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW,
           std::size_t VW, std::size_t OW, class ScoreMod, class WeightsSink>
 inline void attend_runtime(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
@@ -120,7 +120,7 @@ constexpr void attend(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW
       for (std::size_t c = 0; c < DK; ++c) dot += qi[c] * kj[c];
       row[j] = score_mod(i, j, T(dot / divisor));
     }
-    softmax_row(row, S);
+    softmax_row(row, fixed_length<S>{});
     weights_sink(i, static_cast<const T*>(row));
     T* oi = &out[i][out_off];
     for (std::size_t c = 0; c < DV; ++c) oi[c] = T{};

@@ -157,17 +157,11 @@ inline P as_packet(const V& v) noexcept {
   }
 }
 
-// Lane by lane a < b ? x : y (false where a or b is NaN, as for scalars). Vector comparisons give
-// all-ones or all-zero lanes, so the choice is a bitwise blend.
+// Lane by lane a < b ? x : y (false where a or b is NaN, as for scalars). GCC and Clang take the
+// conditional operator on vector types too, and compile it to a compare and a blend.
 template <class P>
 inline P select_lt(const P& a, const P& b, const P& x, const P& y) noexcept {
-  if constexpr (std::is_arithmetic_v<P>) {
-    return a < b ? x : y;
-  } else {
-    const auto lt = a < b;
-    using mask = std::remove_const_t<decltype(lt)>;
-    return std::bit_cast<P>((lt & std::bit_cast<mask>(x)) | (~lt & std::bit_cast<mask>(y)));
-  }
+  return a < b ? x : y;
 }
 
 // Sets lane l of a packet (the value itself for a one-lane packet).
@@ -178,6 +172,80 @@ inline void set_lane(P& v, std::size_t l, typename packet_traits<P>::element x) 
     v = x;
   } else {
     v[l] = x;
+  }
+}
+
+// A length: a std::size_t, or fixed_length<N> when it is part of a matrix type (every caller in
+// the library), which makes the number of entries after the last whole packet (the tail) a
+// constant: the tail is then one padded packet moved by fixed-size copies rather than entry by
+// entry.
+template <std::size_t N>
+using fixed_length = std::integral_constant<std::size_t, N>;
+
+// The number of entries after the last whole packet in a length len, of len's kind.
+template <std::size_t Lanes, class Len>
+[[gnu::always_inline]] inline auto tail_length(Len len) noexcept {
+  if constexpr (std::is_same_v<Len, std::size_t>) {
+    return len % Lanes;
+  } else {
+    return fixed_length<Len::value % Lanes>{};
+  }
+}
+
+// A packet of lanes p[0], ..., p[Rem - 1], then `fill`, kept in registers: 16-byte packets are
+// built lane by lane, wider ones from two halves (a whole half loaded at once where it can be).
+// A byte copy into a filled packet made GCC go through the stack, and the packet's reload then
+// waited for two overlapping stores.
+template <class P, std::size_t Rem, class T, std::size_t... L>
+[[gnu::always_inline]] inline P packet_from_lanes(const T* p, T fill, std::index_sequence<L...>) noexcept {
+  return P{(L < Rem ? p[L] : fill)...};
+}
+
+template <class P, class H, std::size_t... L>
+[[gnu::always_inline]] inline P concat_halves(const H& lo, const H& hi, std::index_sequence<L...>) noexcept {
+  return __builtin_shufflevector(lo, hi, L...);
+}
+
+template <class P, std::size_t Rem, class T>
+[[gnu::always_inline]] inline P packet_from_tail(const T* p, T fill) noexcept {
+  constexpr std::size_t lanes = packet_traits<P>::lanes;
+  if constexpr (sizeof(P) <= 16) {
+    return packet_from_lanes<P, Rem>(p, fill, std::make_index_sequence<lanes>{});
+  } else {
+    using H = packet<T, sizeof(P) / 2>;
+    constexpr std::size_t half = lanes / 2;
+    if constexpr (Rem >= half) {
+      return concat_halves<P>(load_packet<H>(p), packet_from_tail<H, Rem - half>(p + half, fill),
+                              std::make_index_sequence<lanes>{});
+    } else {
+      return concat_halves<P>(packet_from_tail<H, Rem>(p, fill), splat<H>(fill), std::make_index_sequence<lanes>{});
+    }
+  }
+}
+
+// p[0, rem) in the low lanes of a packet whose other lanes are `fill`.
+template <class P, class T, class Rem>
+[[gnu::always_inline]] inline P load_tail(const T* p, Rem rem, T fill) noexcept {
+  if constexpr (std::is_same_v<Rem, std::size_t>) {
+    P v = splat<P>(fill);
+    for (std::size_t l = 0; l < rem; ++l) set_lane(v, l, p[l]);
+    return v;
+  } else {
+    return packet_from_tail<P, Rem::value>(p, fill);
+  }
+}
+
+// The low rem lanes of v to p[0, rem).
+template <class P, class T, class Rem>
+[[gnu::always_inline]] inline void store_tail(T* p, Rem rem, const P& v) noexcept {
+  if constexpr (std::is_same_v<Rem, std::size_t>) {
+    if constexpr (std::is_arithmetic_v<P>) {
+      if (rem != 0) *p = v;
+    } else {
+      for (std::size_t l = 0; l < rem; ++l) p[l] = v[l];
+    }
+  } else if constexpr (Rem::value != 0) {
+    __builtin_memcpy(p, &v, Rem::value * sizeof(T));
   }
 }
 

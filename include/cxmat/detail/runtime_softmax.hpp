@@ -4,9 +4,9 @@
 // attention uses); both give a row the same bits.
 #pragma once
 
-#include <bit>
 #include <cstddef>
 #include <limits>
+#include <type_traits>
 
 #include <cxmat/detail/runtime_exp.hpp>
 #include <cxmat/detail/runtime_simd.hpp>
@@ -18,21 +18,34 @@ namespace cxmat::detail {
 template <class T>
 using softmax_packet = packet<T, simd_bytes >= sizeof(T) ? simd_bytes : sizeof(T)>;
 
-// The maximum of row[0, n), ignoring NaN as the constant path's `x > max ? x : max` does.
-template <class T>
-[[gnu::always_inline]] inline T softmax_max(const T* row, std::size_t n) noexcept {
+// v with lanes rem and above set to +0.
+template <class P, class Rem>
+[[gnu::always_inline]] inline P zero_lanes_from(const P& v, Rem rem) noexcept {
+  using T = typename packet_traits<P>::element;
+  constexpr std::size_t lanes = packet_traits<P>::lanes;
+  if constexpr (lanes == 1) {
+    return static_cast<std::size_t>(rem) == 0 ? T(0) : v;
+  } else {
+    P lane{};
+    for (std::size_t l = 0; l < lanes; ++l) lane[l] = static_cast<T>(l);  // a constant after folding
+    return select_lt(lane, splat<P>(static_cast<T>(static_cast<std::size_t>(rem))), v, splat<P>(T(0)));
+  }
+}
+
+// The maximum of row[0, n), ignoring NaN as the constant path's `x > max ? x : max` does. The
+// tail packet is padded with row[0], which changes no maximum.
+template <class T, class Len>
+[[gnu::always_inline]] inline T softmax_max(const T* row, Len len) noexcept {
   using P = softmax_packet<T>;
   constexpr std::size_t lanes = packet_traits<P>::lanes;
   const auto larger = [](const auto& a, const auto& b) { return select_lt(a, b, b, a); };
-  const std::size_t n_full = n - n % lanes;
-  T max = -std::numeric_limits<T>::infinity();
-  if (n_full != 0) {
-    P part = splat<P>(max);
-    for (std::size_t j = 0; j < n_full; j += lanes) part = larger(part, load_packet<P>(row + j));
-    max = fold_packet(part, larger);
-  }
-  for (std::size_t j = n_full; j < n; ++j) max = larger(max, row[j]);
-  return max;
+  const std::size_t n = len;
+  const auto rem = tail_length<lanes>(len);
+  const std::size_t n_full = n - rem;
+  P part = splat<P>(-std::numeric_limits<T>::infinity());
+  for (std::size_t j = 0; j < n_full; j += lanes) part = larger(part, load_packet<P>(row + j));
+  if (rem != 0) part = larger(part, load_tail<P>(row + n_full, rem, row[0]));
+  return fold_packet(part, larger);
 }
 
 // Applies softmax_row's special rules when the maximum is not finite (+inf entries, or every
@@ -70,53 +83,59 @@ template <class P>
   return select_lt(x, cutoff, splat<P>(0), e);
 }
 
-// Replaces row[0, n) by its weights before normalisation and returns their sum: entry j goes to
-// partial sum j % lanes, and the partial sums are folded in a fixed tree. Appending zeros
+// The sum of row[0, n) as the row kernel forms it: entry j into partial sum j % lanes (whole
+// packets, then the tail packet padded with +0), then fold_packet's fixed tree. Appending zeros
 // (masked entries) therefore leaves the sum unchanged to the bit, so key padding equals removing
 // the padded keys, as on the constant path.
-template <class T>
-[[gnu::always_inline]] inline T softmax_exp_sum(T* row, std::size_t n, T max, T zero_bound) noexcept {
+template <class T, class Len>
+[[gnu::always_inline]] inline T softmax_sum(const T* row, Len len) noexcept {
   using P = softmax_packet<T>;
   constexpr std::size_t lanes = packet_traits<P>::lanes;
-  const T cutoff = max + zero_bound;
-  const T lowest = zero_bound - T(2);
-  const std::size_t n_full = n - n % lanes;
+  const std::size_t n = len;
+  const auto rem = tail_length<lanes>(len);
+  const std::size_t n_full = n - rem;
+  P part = splat<P>(T(0));
+  for (std::size_t j = 0; j < n_full; j += lanes) part += load_packet<P>(row + j);
+  if (rem != 0) part += load_tail<P>(row + n_full, rem, T(0));
+  return fold_packet(part, [](const auto& a, const auto& b) { return a + b; });
+}
+
+// Replaces row[0, n) by its weights before normalisation and returns their sum, formed as
+// softmax_sum forms it (the tail packet's padding lanes weigh exactly +0).
+template <class T, class Len>
+[[gnu::always_inline]] inline T softmax_exp_sum(T* row, Len len, T max, T zero_bound) noexcept {
+  using P = softmax_packet<T>;
+  constexpr std::size_t lanes = packet_traits<P>::lanes;
+  const P max_p = splat<P>(max);
+  const P cutoff = splat<P>(max + zero_bound);
+  const P lowest = splat<P>(zero_bound - T(2));
+  const std::size_t n = len;
+  const auto rem = tail_length<lanes>(len);
+  const std::size_t n_full = n - rem;
   P part = splat<P>(T(0));
   for (std::size_t j = 0; j < n_full; j += lanes) {
-    const P e = softmax_weight(load_packet<P>(row + j), splat<P>(max), splat<P>(cutoff), splat<P>(lowest));
+    const P e = softmax_weight(load_packet<P>(row + j), max_p, cutoff, lowest);
     store_packet(row + j, e);
     part += e;
   }
-  if (n_full != n) {
-    P tail = splat<P>(T(0));
-    for (std::size_t j = n_full; j < n; ++j) {
-      const T e = softmax_weight(row[j], max, cutoff, lowest);
-      row[j] = e;
-      set_lane(tail, j - n_full, e);
-    }
-    part += tail;
+  if (rem != 0) {
+    const P e = zero_lanes_from(softmax_weight(load_tail<P>(row + n_full, rem, max), max_p, cutoff, lowest), rem);
+    store_tail(row + n_full, rem, e);
+    part += e;
   }
   return fold_packet(part, [](const auto& a, const auto& b) { return a + b; });
 }
 
 // row[0, n) divided by sum (divided, as on the constant path, not multiplied by 1 / sum).
-template <class T>
-[[gnu::always_inline]] inline void softmax_divide(T* row, std::size_t n, T sum) noexcept {
+template <class T, class Len>
+[[gnu::always_inline]] inline void softmax_divide(T* row, Len len, T sum) noexcept {
   using P = softmax_packet<T>;
   constexpr std::size_t lanes = packet_traits<P>::lanes;
-  const std::size_t n_full = n - n % lanes;
+  const std::size_t n = len;
+  const auto rem = tail_length<lanes>(len);
+  const std::size_t n_full = n - rem;
   for (std::size_t j = 0; j < n_full; j += lanes) store_packet(row + j, load_packet<P>(row + j) / sum);
-  for (std::size_t j = n_full; j < n; ++j) row[j] = row[j] / sum;
-}
-
-// part[l] += part[l + W] for l < W, then the same for W / 2, ..., 1: fold_packet's tree on an
-// array of 2W scalars (a template argument per level, so each level is a fixed-length loop).
-template <std::size_t W, class T>
-[[gnu::always_inline]] inline void fold_halves(T* part) noexcept {
-  if constexpr (W != 0) {
-    for (std::size_t l = 0; l < W; ++l) part[l] = part[l] + part[l + W];
-    fold_halves<W / 2>(part);
-  }
+  if (rem != 0) store_tail(row + n_full, rem, load_tail<P>(row + n_full, rem, T(1)) / sum);
 }
 
 // softmax_row's rules (see softmax.hpp) on row[0, n). `zero_bound` is exp_zero_bound<T>():
@@ -126,65 +145,76 @@ template <std::size_t W, class T>
 // cxmat::exp (both within 1 ulp) and the order of the sum (above). Each weight stays within
 // (n + 4) ulp of the other path's weight, or the smallest normal's ulp for weights below it
 // (runtime_tests/kernels checks this).
-template <class T>
-inline void softmax_row_runtime(T* row, std::size_t n, T zero_bound) noexcept {
-  const T max = softmax_max(row, n);
-  if (softmax_special(row, n, max)) return;
-  softmax_divide(row, n, softmax_exp_sum(row, n, max, zero_bound));
+template <class T, class Len>
+inline void softmax_row_runtime(T* row, Len len, T zero_bound) noexcept {
+  const T max = softmax_max(row, len);
+  if (softmax_special(row, len, max)) return;
+  softmax_divide(row, len, softmax_exp_sum(row, len, max, zero_bound));
 }
 
-// softmax_row_runtime on each of the M rows of w, with the same bits. Rows shorter than a packet
-// have their exponentials and divisions computed over the whole block at once, in whole packets,
-// so that a few keys per row still fill vector registers; longer rows go row by row.
+// Rows shorter than this many packets are done a block of rows at a time (softmax_block_runtime):
+// one row's exponentials are then too few to keep the processor busy while each waits for its
+// row's maximum and its sum waits for them, so the block's exponentials run as one stream of
+// independent packets instead.
+inline constexpr std::size_t softmax_short_row_packets = 4;
+inline constexpr std::size_t softmax_block_rows = 8;
+
+// softmax_row_runtime on M rows of length S starting at w, with the same bits, in phases over
+// the whole block: the maxima, every exponential over the block seen as one array of M * S
+// entries (rows are contiguous) in whole packets and one padded tail packet, then each row's sum
+// (softmax_sum, as the row kernel forms it) and division.
 template <std::size_t M, std::size_t S, class T>
-inline void softmax_rows_runtime(T (&w)[M][S], T zero_bound) noexcept {
+inline void softmax_block_runtime(T (*w)[S], T zero_bound) noexcept {
   using P = softmax_packet<T>;
   constexpr std::size_t lanes = packet_traits<P>::lanes;
-  if constexpr (S >= lanes) {
-    for (std::size_t r = 0; r < M; ++r) softmax_row_runtime(w[r], S, zero_bound);
+  constexpr std::size_t n = M * S;
+  constexpr std::size_t padded = (n + lanes - 1) / lanes * lanes;
+  constexpr std::size_t n_full = n - n % lanes;
+  constexpr fixed_length<n % lanes> rem{};
+  T* const flat = &w[0][0];
+  // Each entry's row maximum and cutoff; the padding lanes compute a weight that is never stored.
+  T max[padded];
+  T cutoff[padded];
+  for (std::size_t r = 0; r < M; ++r) {
+    const T m = softmax_max(w[r], fixed_length<S>{});
+    if (m == std::numeric_limits<T>::infinity() || m == -std::numeric_limits<T>::infinity()) {
+      for (std::size_t i = 0; i < M; ++i) softmax_row_runtime(w[i], fixed_length<S>{}, zero_bound);  // rare
+      return;
+    }
+    const T c = m + zero_bound;
+    for (std::size_t j = 0; j < S; ++j) {
+      max[r * S + j] = m;
+      cutoff[r * S + j] = c;
+    }
+  }
+  for (std::size_t i = n; i < padded; ++i) max[i] = cutoff[i] = T(0);
+  const P lowest = splat<P>(zero_bound - T(2));
+  for (std::size_t i = 0; i < n_full; i += lanes) {
+    store_packet(flat + i, softmax_weight(load_packet<P>(flat + i), load_packet<P>(max + i),
+                                          load_packet<P>(cutoff + i), lowest));
+  }
+  if constexpr (rem != 0) {
+    store_tail(flat + n_full, rem,
+               softmax_weight(load_tail<P>(flat + n_full, rem, T(0)), load_packet<P>(max + n_full),
+                              load_packet<P>(cutoff + n_full), lowest));
+  }
+  for (std::size_t r = 0; r < M; ++r) softmax_divide(w[r], fixed_length<S>{}, softmax_sum(w[r], fixed_length<S>{}));
+}
+
+// softmax_row_runtime on each of the M rows of w, with the same bits: long rows one by one,
+// short rows (fewer than softmax_short_row_packets packets) in blocks of softmax_block_rows.
+// Without vector packets (one lane) rows go one by one: blocks would only cost stack.
+template <std::size_t M, std::size_t S, class T>
+inline void softmax_rows_runtime(T (&w)[M][S], T zero_bound) noexcept {
+  constexpr std::size_t lanes = packet_traits<softmax_packet<T>>::lanes;
+  if constexpr (lanes == 1 || S >= softmax_short_row_packets * lanes) {
+    for (std::size_t r = 0; r < M; ++r) softmax_row_runtime(w[r], fixed_length<S>{}, zero_bound);
   } else {
-    // The block as one array of M * S entries, padded to whole packets, and beside it each
-    // entry's row max and cutoff; padding lanes compute a weight that is thrown away.
-    constexpr std::size_t n = M * S;
-    constexpr std::size_t padded = (n + lanes - 1) / lanes * lanes;
-    T x[padded];
-    T max[padded];
-    T cutoff[padded];
-    for (std::size_t r = 0; r < M; ++r) {
-      const T m = softmax_max(w[r], S);
-      if (m == std::numeric_limits<T>::infinity() || m == -std::numeric_limits<T>::infinity()) {
-        for (std::size_t i = 0; i < M; ++i) softmax_row_runtime(w[i], S, zero_bound);  // rare
-        return;
-      }
-      for (std::size_t j = 0; j < S; ++j) {
-        x[r * S + j] = w[r][j];
-        max[r * S + j] = m;
-        cutoff[r * S + j] = m + zero_bound;
-      }
+    constexpr std::size_t full = M - M % softmax_block_rows;
+    for (std::size_t r = 0; r < full; r += softmax_block_rows) {
+      softmax_block_runtime<softmax_block_rows>(w + r, zero_bound);
     }
-    for (std::size_t i = n; i < padded; ++i) x[i] = max[i] = cutoff[i] = T(0);
-    const P lowest = splat<P>(zero_bound - T(2));
-    for (std::size_t i = 0; i < padded; i += lanes) {
-      store_packet(x + i, softmax_weight(load_packet<P>(x + i), load_packet<P>(max + i), load_packet<P>(cutoff + i),
-                                         lowest));
-    }
-    // Each row's sum as softmax_exp_sum forms it (its entries in lanes 0 .. S-1 of a packet of
-    // zeros, folded pairwise), in scalars: the folds above bit_ceil(S) lanes only add zeros.
-    T* const sum = max;
-    for (std::size_t r = 0; r < M; ++r) {
-      constexpr std::size_t width = std::bit_ceil(S);
-      T part[width];
-      for (std::size_t j = 0; j < width; ++j) part[j] = j < S ? x[r * S + j] : T(0);
-      fold_halves<width / 2>(part);
-      for (std::size_t j = 0; j < S; ++j) sum[r * S + j] = part[0];
-    }
-    for (std::size_t i = n; i < padded; ++i) sum[i] = T(1);
-    for (std::size_t i = 0; i < padded; i += lanes) {
-      store_packet(x + i, load_packet<P>(x + i) / load_packet<P>(sum + i));
-    }
-    for (std::size_t r = 0; r < M; ++r) {
-      for (std::size_t j = 0; j < S; ++j) w[r][j] = x[r * S + j];
-    }
+    if constexpr (full < M) softmax_block_runtime<M - full>(w + full, zero_bound);
   }
 }
 
