@@ -1,10 +1,13 @@
 // Run-time speed of cxmat's multi-head attention (with W_o) against the same computation written
 // with Eigen 3.4 fixed-size matrices, in the same process. Both results are checked against each
 // other before timing. Run with run_benchmarks.sh (see docs/performance.md).
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <memory>
 #include <random>
+#include <vector>
 
 #include <Eigen/Dense>
 #include <benchmark/benchmark.h>
@@ -156,9 +159,79 @@ void bm_eigen(benchmark::State& state) {
   }
 }
 
+// Seconds taken by `calls` calls of f, after one untimed call (which brings f's data back into
+// cache after the other side has run).
+template <class F>
+double burst_seconds(int calls, F&& f) {
+  f();
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < calls; ++i) f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 != 0 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+// cxmat's time over Eigen's, measured in alternation. Each iteration is one sample: a burst of
+// cxmat calls and a burst of Eigen calls back to back (in alternating order), so that both see
+// the same machine. On a shared virtual machine the speed drifts by 10-20 % over seconds, which
+// separately measured medians cannot tell from a real difference; the median of the samples'
+// ratios can. Counters: the median ratio, and the medians of each side's time per call.
+template <class T, std::size_t N, std::size_t D, std::size_t H>
+void bm_paired(benchmark::State& state) {
+  auto c = std::make_unique<cxmat_layer<T, N, D>>();
+  auto e = std::make_unique<eigen_layer<T, int(N), int(D), int(H)>>();
+  fill(*c, 42);
+  copy_to_eigen(*c, *e);
+  run_cxmat<T, N, D, H>(*c);
+  e->run();
+  if (max_difference(*c, *e) > agreement<T>) {
+    state.SkipWithError("cxmat and Eigen results differ");
+    return;
+  }
+  const auto cxmat_call = [&c] {
+    benchmark::DoNotOptimize(c.get());
+    run_cxmat<T, N, D, H>(*c);
+    benchmark::ClobberMemory();
+  };
+  const auto eigen_call = [&e] {
+    benchmark::DoNotOptimize(e.get());
+    e->run();
+    benchmark::ClobberMemory();
+  };
+  // Bursts of about 20 µs of work: long enough for the clock, short enough to sample often.
+  const double one_call = std::max(burst_seconds(8, eigen_call) / 8, 1e-9);
+  const int calls = std::max(1, static_cast<int>(20e-6 / one_call));
+  std::vector<double> ratio, cxmat_ns, eigen_ns;
+  bool cxmat_first = true;
+  for (auto _ : state) {
+    double tc = 0.0;
+    double te = 0.0;
+    if (cxmat_first) {
+      tc = burst_seconds(calls, cxmat_call);
+      te = burst_seconds(calls, eigen_call);
+    } else {
+      te = burst_seconds(calls, eigen_call);
+      tc = burst_seconds(calls, cxmat_call);
+    }
+    cxmat_first = !cxmat_first;
+    ratio.push_back(tc / te);
+    cxmat_ns.push_back(tc * 1e9 / calls);
+    eigen_ns.push_back(te * 1e9 / calls);
+  }
+  state.counters["ratio"] = median(ratio);
+  state.counters["cxmat_ns"] = median(cxmat_ns);
+  state.counters["eigen_ns"] = median(eigen_ns);
+  state.counters["samples"] = static_cast<double>(ratio.size());
+}
+
 #define CXMAT_BENCH_SHAPE(T, N, D, H)                                   \
   BENCHMARK(bm_cxmat<T, N, D, H>)->Name("mha/cxmat/" #T "/" #N "x" #D "/H" #H); \
-  BENCHMARK(bm_eigen<T, N, D, H>)->Name("mha/eigen/" #T "/" #N "x" #D "/H" #H);
+  BENCHMARK(bm_eigen<T, N, D, H>)->Name("mha/eigen/" #T "/" #N "x" #D "/H" #H); \
+  BENCHMARK(bm_paired<T, N, D, H>)->Name("mha/paired/" #T "/" #N "x" #D "/H" #H);
 
 CXMAT_BENCH_SHAPE(float, 5, 6, 3)
 CXMAT_BENCH_SHAPE(float, 16, 64, 4)

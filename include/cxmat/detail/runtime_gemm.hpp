@@ -16,6 +16,14 @@ namespace cxmat::detail {
 inline constexpr std::size_t gemm_rows = simd_bytes >= 64 ? 8 : 6;
 inline constexpr std::size_t gemm_packets = 2;
 
+// Whether a column panel of b (K rows of `Panel` elements) is first copied to contiguous rows.
+// In place, the panel's rows lie LDB elements apart; with LDB * sizeof(T) a multiple of a few
+// hundred bytes its K cache lines fall into a few sets of the L1 cache and evict each other, so
+// every row block reloads them from L2. Worth it when at least four row blocks reuse the copy;
+// the copy is at most 16 KB of stack.
+template <std::size_t M, std::size_t K, std::size_t Panel, std::size_t LDB, class T>
+inline constexpr bool gemm_packs_b = M >= 4 * gemm_rows && LDB > Panel && K * Panel * sizeof(T) <= 16384;
+
 // Stores a sum as it is.
 struct gemm_identity {
   template <class P>
@@ -37,6 +45,9 @@ template <std::size_t MR, std::size_t NV, class P, std::size_t K, std::size_t Va
   constexpr std::size_t lanes = sizeof(P) / sizeof(T);
   constexpr bool partial = Valid < lanes;
   P acc[MR][NV]{};
+  // Row r of the a window at a0 + r * LDA: one base register and constant offsets (GCC kept a
+  // pointer per row and, short of registers, reloaded them from the stack on every k).
+  const T* const a0 = &a[0][a_col];
   for (std::size_t k = 0; k < K; ++k) {
     P bk[NV];
     for (std::size_t v = 0; v < NV; ++v) {
@@ -44,7 +55,7 @@ template <std::size_t MR, std::size_t NV, class P, std::size_t K, std::size_t Va
       bk[v] = (partial && v == NV - 1) ? load_tail<P>(from, fixed_length<Valid>{}, T(0)) : load_packet<P>(from);
     }
     for (std::size_t r = 0; r < MR; ++r) {
-      const T ark = a[r][a_col + k];
+      const T ark = a0[r * LDA + k];
       for (std::size_t v = 0; v < NV; ++v) acc[r][v] = multiply_add(ark, bk[v], acc[r][v]);
     }
   }
@@ -88,7 +99,15 @@ inline void gemm_columns(const T (*a)[LDA], std::size_t a_col, const T (*b)[LDB]
   constexpr std::size_t panel = gemm_packets * lanes;
   constexpr std::size_t full = N - N % panel;
   for (std::size_t j = 0; j < full; j += panel) {
-    gemm_panel<M, gemm_packets, P, K, lanes>(a, a_col, b, b_col + j, c, c_col + j, epilogue);
+    if constexpr (gemm_packs_b<M, K, panel, LDB, T>) {
+      T packed[K][panel];
+      for (std::size_t k = 0; k < K; ++k) {
+        for (std::size_t col = 0; col < panel; ++col) packed[k][col] = b[k][b_col + j + col];
+      }
+      gemm_panel<M, gemm_packets, P, K, lanes>(a, a_col, packed, 0, c, c_col + j, epilogue);
+    } else {
+      gemm_panel<M, gemm_packets, P, K, lanes>(a, a_col, b, b_col + j, c, c_col + j, epilogue);
+    }
   }
   constexpr std::size_t packed = full + (N - full) / lanes * lanes;
   if constexpr (full < packed) {
