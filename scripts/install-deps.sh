@@ -9,6 +9,7 @@ profile="${1:-test}"
 demo_packages=(cmake ninja-build g++ libboost-dev)
 test_packages=("${demo_packages[@]}"
   clang-19            # the second compiler of the test suite (clang++-19)
+  libclang-rt-19-dev  # its AddressSanitizer / UndefinedBehaviorSanitizer runtimes (sanitize preset)
   catch2              # runtime tests (Catch2 2.13 on Debian 12; Catch2 3 is used if found)
   python3             # compile-fail gallery check and reference scripts
   python3-numpy       # regenerating the float64 worksheet references

@@ -19,32 +19,36 @@ def main() -> None:
     path, compiler, flags = sys.argv[1], sys.argv[2], sys.argv[3]
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
-    median, cv, rate = {}, {}, {}
+    median, cv, rate, paired = {}, {}, {}, {}
     for b in data["benchmarks"]:
         name = b["run_name"]
         if b.get("aggregate_name") == "median":
             median[name] = b["cpu_time"]
             if "items_per_second" in b:
                 rate[name] = b["items_per_second"]
+            if "ratio" in b:
+                paired[name] = (b["ratio"], b["cxmat_ns"], b["eigen_ns"])
         elif b.get("aggregate_name") == "cv":
-            cv[name] = b["cpu_time"]
+            cv[name] = b["ratio"] if "ratio" in b else b["cpu_time"]
     ctx = data["context"]
     load = ", ".join(f"{x:.1f}" for x in ctx.get("load_avg", []))
+    reps = data["benchmarks"][0].get("repetitions", "?")
     print(f"### {compiler}, `{flags}`\n")
     print(f"{ctx.get('num_cpus')} CPUs at {ctx.get('mhz_per_cpu')} MHz, load average at start {load}; "
-          f"CPU time, median of {data['benchmarks'][0].get('repetitions', '?')} repetitions run in random "
-          "order (cv: their coefficient of variation).\n")
+          f"medians of {reps} repetitions run in random order (cv: their coefficient of variation).\n")
 
-    print("| multi-head attention with W_o | n x d, H | cxmat | Eigen | cxmat / Eigen |")
-    print("|---|---|---:|---:|---:|")
-    for name in sorted((k for k in median if k.startswith("mha/cxmat/")), key=by_type_and_size):
-        eigen = name.replace("/cxmat/", "/eigen/")
-        if eigen not in median:
-            continue
+    print("Multi-head attention with W_o. *Paired*: cxmat and Eigen timed in alternating bursts, the "
+          "median of the per-burst ratios (the figure to compare); *separate*: the ratio of separately "
+          "timed medians (CPU time), more exposed to the machine's drift.\n")
+    print("| scalar | n x d, H | cxmat | Eigen | **cxmat / Eigen (paired)** | cv | separate |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for name in sorted((k for k in paired if k.startswith("mha/paired/")), key=by_type_and_size):
         _, _, scalar, shape, heads = name.split("/")
-        c, e = median[name], median[eigen]
-        print(f"| {scalar} | {shape}, {heads} | {c / 1000:.2f} µs (cv {cv.get(name, 0):.2f}) "
-              f"| {e / 1000:.2f} µs (cv {cv.get(eigen, 0):.2f}) | **{c / e:.2f}** |")
+        ratio, c_ns, e_ns = paired[name]
+        own, eigen = name.replace("/paired/", "/cxmat/"), name.replace("/paired/", "/eigen/")
+        separate = f"{median[own] / median[eigen]:.2f}" if own in median and eigen in median else "—"
+        print(f"| {scalar} | {shape}, {heads} | {c_ns / 1000:.2f} µs | {e_ns / 1000:.2f} µs "
+              f"| **{ratio:.2f}** | {cv.get(name, 0):.2f} | {separate} |")
 
     print("\n| softmax_rows | n x n | cxmat | loop over std::exp | time cxmat / loop |")
     print("|---|---|---:|---:|---:|")
