@@ -5,6 +5,11 @@ foreach(obj IN LISTS objects)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${NM} failed on ${obj}")
   endif()
+  # A build with -fsanitize=... adds calls into the sanitizers' own run-time libraries
+  # (__asan_*, __ubsan_*, and the weak section bounds of ASan's globals): instrumentation, not
+  # something the code asked for, so they are left out.
+  string(REGEX REPLACE "[^\n]*[ \t](__asan_|__ubsan_|__start_asan_globals|__stop_asan_globals)[^\n]*\n?" ""
+         undefined "${undefined}")
   string(STRIP "${undefined}" undefined)
   if(undefined)
     message(FATAL_ERROR "${obj} references external symbols:\n${undefined}")
