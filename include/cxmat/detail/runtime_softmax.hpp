@@ -18,20 +18,6 @@ namespace cxmat::detail {
 template <class T>
 using softmax_packet = packet<T, simd_bytes >= sizeof(T) ? simd_bytes : sizeof(T)>;
 
-// v with lanes rem and above set to +0.
-template <class P, class Rem>
-[[gnu::always_inline]] inline P zero_lanes_from(const P& v, Rem rem) noexcept {
-  using T = typename packet_traits<P>::element;
-  constexpr std::size_t lanes = packet_traits<P>::lanes;
-  if constexpr (lanes == 1) {
-    return static_cast<std::size_t>(rem) == 0 ? T(0) : v;
-  } else {
-    P lane{};
-    for (std::size_t l = 0; l < lanes; ++l) lane[l] = static_cast<T>(l);  // a constant after folding
-    return select_lt(lane, splat<P>(static_cast<T>(static_cast<std::size_t>(rem))), v, splat<P>(T(0)));
-  }
-}
-
 // The maximum of row[0, n), ignoring NaN as the constant path's `x > max ? x : max` does. The
 // tail packet is padded with row[0], which changes no maximum.
 template <class T, class Len>
@@ -100,8 +86,9 @@ template <class T, class Len>
   return fold_packet(part, [](const auto& a, const auto& b) { return a + b; });
 }
 
-// Replaces row[0, n) by its weights before normalisation and returns their sum, formed as
-// softmax_sum forms it (the tail packet's padding lanes weigh exactly +0).
+// Replaces row[0, n) by its weights before normalisation and returns their sum (softmax_sum,
+// the one place a row's sum is formed, so the row and block kernels agree to the bit). The tail
+// packet's padding lanes are never stored.
 template <class T, class Len>
 [[gnu::always_inline]] inline T softmax_exp_sum(T* row, Len len, T max, T zero_bound) noexcept {
   using P = softmax_packet<T>;
@@ -112,18 +99,13 @@ template <class T, class Len>
   const std::size_t n = len;
   const auto rem = tail_length<lanes>(len);
   const std::size_t n_full = n - rem;
-  P part = splat<P>(T(0));
   for (std::size_t j = 0; j < n_full; j += lanes) {
-    const P e = softmax_weight(load_packet<P>(row + j), max_p, cutoff, lowest);
-    store_packet(row + j, e);
-    part += e;
+    store_packet(row + j, softmax_weight(load_packet<P>(row + j), max_p, cutoff, lowest));
   }
   if (rem != 0) {
-    const P e = zero_lanes_from(softmax_weight(load_tail<P>(row + n_full, rem, max), max_p, cutoff, lowest), rem);
-    store_tail(row + n_full, rem, e);
-    part += e;
+    store_tail(row + n_full, rem, softmax_weight(load_tail<P>(row + n_full, rem, max), max_p, cutoff, lowest));
   }
-  return fold_packet(part, [](const auto& a, const auto& b) { return a + b; });
+  return softmax_sum(row, len);
 }
 
 // row[0, n) divided by sum (divided, as on the constant path, not multiplied by 1 / sum).
