@@ -9,10 +9,10 @@
 #include <cstdint>
 #include <cstdio>
 
-#include <cxmat/arithmetic.hpp>
-#include <cxmat/matrix.hpp>
-#include <cxmat/multi_head.hpp>
-#include <cxmat/softmax.hpp>
+#include <cxmat/ops/arithmetic.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/attention/multi_head.hpp>
+#include <cxmat/ops/softmax.hpp>
 
 namespace fx {
 

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include <cxmat/cxmat.hpp>
-#include <cxmat/print.hpp>
+#include <cxmat/io/print.hpp>
 
 int main() {
   // Two tokens with two features each, and one head's projections (worksheet 001, head 1).

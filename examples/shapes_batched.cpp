@@ -3,9 +3,9 @@
 // are shared by the batch; everything computed from X carries B.
 #include <cstdio>
 
-#include <cxmat/batched.hpp>
+#include <cxmat/attention/batched.hpp>
 #include <cxmat/cxmat.hpp>
-#include <cxmat/shape.hpp>
+#include <cxmat/io/shape_text.hpp>
 
 CXMAT_DIM(B, 2);
 CXMAT_DIM(n, 3);

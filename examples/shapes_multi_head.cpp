@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include <cxmat/cxmat.hpp>
-#include <cxmat/shape.hpp>
+#include <cxmat/io/shape_text.hpp>
 
 CXMAT_DIM(n, 2);
 CXMAT_DIM(d_model, 4);

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include <cxmat/cxmat.hpp>
-#include <cxmat/print.hpp>
+#include <cxmat/io/print.hpp>
 
 namespace {
 

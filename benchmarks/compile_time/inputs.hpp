@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include <cxmat/matrix.hpp>
+#include <cxmat/core/matrix.hpp>
 
 #ifndef CXMAT_BENCH_N
 #define CXMAT_BENCH_N 32

@@ -1,7 +1,7 @@
 // Baseline for layer.cpp: the same headers and the same generated inputs, and no layer. The
 // difference between the two is the cost of the layer itself. Each check is its own constant
 // expression, so none of them costs more than one input.
-#include <cxmat/multi_head.hpp>
+#include <cxmat/attention/multi_head.hpp>
 
 #include "inputs.hpp"
 

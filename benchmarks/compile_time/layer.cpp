@@ -1,7 +1,7 @@
 // One multi-head self-attention layer with output projection, n = d = CXMAT_BENCH_N, H =
 // CXMAT_BENCH_HEADS, evaluated in a single constant expression. Compiling this file is the
 // benchmark; the inputs are separate constant expressions (see inputs_only.cpp for their cost).
-#include <cxmat/multi_head.hpp>
+#include <cxmat/attention/multi_head.hpp>
 
 #include "inputs.hpp"
 

@@ -1,6 +1,6 @@
 // Piece: the attention part of the layer alone, all H heads on given projections Q, K, V
 // (scores, softmax, weighted sum of values): multi_head_attention_qkv<H>(Q, K, V).
-#include <cxmat/multi_head.hpp>
+#include <cxmat/attention/multi_head.hpp>
 
 #include "intermediates.hpp"
 

@@ -1,5 +1,5 @@
 // Piece: one n x d by d x d product, X·Wq. The layer does four (Q, K, V and W_o).
-#include <cxmat/arithmetic.hpp>
+#include <cxmat/ops/arithmetic.hpp>
 
 #include "inputs.hpp"
 

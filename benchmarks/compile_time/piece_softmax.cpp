@@ -1,5 +1,5 @@
 // Piece: softmax_rows on the H heads' scores stacked, (H·n) x n: the layer's softmax work.
-#include <cxmat/softmax.hpp>
+#include <cxmat/ops/softmax.hpp>
 
 #include "intermediates.hpp"
 

@@ -12,9 +12,9 @@
 #include <Eigen/Dense>
 #include <benchmark/benchmark.h>
 
-#include <cxmat/arithmetic.hpp>
-#include <cxmat/matrix.hpp>
-#include <cxmat/multi_head.hpp>
+#include <cxmat/ops/arithmetic.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/attention/multi_head.hpp>
 
 namespace {
 

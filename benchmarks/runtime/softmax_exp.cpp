@@ -9,12 +9,12 @@
 
 #include <benchmark/benchmark.h>
 
-#include <cxmat/detail/runtime_exp.hpp>
-#include <cxmat/detail/runtime_simd.hpp>
-#include <cxmat/detail/runtime_softmax.hpp>
+#include <cxmat/kernels/runtime_exp.hpp>
+#include <cxmat/kernels/runtime_simd.hpp>
+#include <cxmat/kernels/runtime_softmax.hpp>
 #include <cxmat/math.hpp>
-#include <cxmat/matrix.hpp>
-#include <cxmat/softmax.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/ops/softmax.hpp>
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include <cxmat/arithmetic.hpp>
-#include <cxmat/matrix.hpp>
+#include <cxmat/ops/arithmetic.hpp>
+#include <cxmat/core/matrix.hpp>
 
 namespace model {
 

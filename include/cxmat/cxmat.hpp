@@ -1,21 +1,11 @@
 // cxmat: fixed-size, shape-typed matrices and self-attention, computed at compile time or at
-// run time with the same code. This umbrella header includes every core header.
+// run time with the same code. This umbrella includes every layer that needs no hosted library:
+// core, math, ops, attention (the per-head form only where Boost.Hana is found) and shape text.
+// Printing (iostreams) is cxmat/io/print.hpp, or cxmat/io.hpp.
 #pragma once
 
-#include <cxmat/arithmetic.hpp>
 #include <cxmat/attention.hpp>
-#include <cxmat/attention_options.hpp>
-#include <cxmat/attention_result.hpp>
-#include <cxmat/batch.hpp>
-#include <cxmat/batched.hpp>
-#include <cxmat/blocks.hpp>
-#include <cxmat/compare.hpp>
-#include <cxmat/extent.hpp>
-#include <cxmat/grouped_query_attention.hpp>
-#include <cxmat/heads.hpp>
+#include <cxmat/core.hpp>
+#include <cxmat/io/shape_text.hpp>
 #include <cxmat/math.hpp>
-#include <cxmat/matrix.hpp>
-#include <cxmat/multi_head.hpp>
-#include <cxmat/shape.hpp>
-#include <cxmat/shape_rules.hpp>
-#include <cxmat/softmax.hpp>
+#include <cxmat/ops.hpp>

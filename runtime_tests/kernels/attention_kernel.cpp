@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <vector>
 
-#include <cxmat/attention.hpp>
-#include <cxmat/attention_options.hpp>
-#include <cxmat/matrix.hpp>
-#include <cxmat/multi_head.hpp>
+#include <cxmat/attention/single_head.hpp>
+#include <cxmat/attention/options.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/attention/multi_head.hpp>
 
 #include "catch.hpp"
 #include "kernel_support.hpp"

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <limits>
 
-#include <cxmat/matrix.hpp>
+#include <cxmat/core/matrix.hpp>
 
 namespace kernel_test {
 

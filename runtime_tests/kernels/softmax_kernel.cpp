@@ -9,8 +9,8 @@
 #include <random>
 #include <vector>
 
-#include <cxmat/matrix.hpp>
-#include <cxmat/softmax.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/ops/softmax.hpp>
 
 #include "catch.hpp"
 #include "kernel_support.hpp"

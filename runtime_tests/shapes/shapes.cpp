@@ -4,10 +4,10 @@
 #include <sstream>
 #include <string>
 
-#include <cxmat/batched.hpp>
+#include <cxmat/attention/batched.hpp>
 #include <cxmat/cxmat.hpp>
-#include <cxmat/print.hpp>
-#include <cxmat/shape.hpp>
+#include <cxmat/io/print.hpp>
+#include <cxmat/io/shape_text.hpp>
 
 #include "catch.hpp"
 #include "support/checks.hpp"

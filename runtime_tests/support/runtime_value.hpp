@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-#include <cxmat/matrix.hpp>
+#include <cxmat/core/matrix.hpp>
 
 namespace cxmat_test {
 

@@ -2,7 +2,7 @@
 // Rule: matmul(a, b): a.cols must equal b.rows (sizes and names).
 // Expect: shape_error::matmul_a_cols_must_equal_b_rows<cxmat::dim<2, d_k_dim>, cxmat::dim<2, n_dim> ?>
 #include <cxmat/cxmat.hpp>
-#include <cxmat/shape.hpp>
+#include <cxmat/io/shape_text.hpp>
 
 CXMAT_DIM(n, 2);
 CXMAT_DIM(d_model, 2);

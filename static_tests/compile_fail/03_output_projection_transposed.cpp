@@ -2,7 +2,7 @@
 // Rule: matmul(a, b): a.cols must equal b.rows; Concat(heads) is n x (H·d_h), W_o is (H·d_h) x d_model.
 // Expect: shape_error::matmul_a_cols_must_equal_b_rows<cxmat::dim<4, cxmat::times<2, d_h_dim> ?>, cxmat::dim<4, d_model_dim> ?>
 #include <cxmat/cxmat.hpp>
-#include <cxmat/shape.hpp>
+#include <cxmat/io/shape_text.hpp>
 
 CXMAT_DIM(n, 2);
 CXMAT_DIM(d_model, 4);

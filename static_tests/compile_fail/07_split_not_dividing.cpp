@@ -2,7 +2,7 @@
 // Rule: split_columns<H>(m): H divides the number of columns.
 // Expect: shape_error::split_columns_h_must_divide_cols<3, cxmat::dim<4, d_model_dim> ?>
 #include <cxmat/cxmat.hpp>
-#include <cxmat/shape.hpp>
+#include <cxmat/io/shape_text.hpp>
 
 CXMAT_DIM(n, 2);
 CXMAT_DIM(d_model, 4);

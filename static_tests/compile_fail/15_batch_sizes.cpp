@@ -1,9 +1,9 @@
 // Mistake: Scores of a batch of 2 sequences against the keys of a batch of 3.
 // Rule: batched operations: both operands hold the same number B of matrices.
 // Expect: shape_error::batch_sizes_must_match<cxmat::dim<2, B_dim>, cxmat::dim<3, cxmat::anonymous> ?>
-#include <cxmat/batched.hpp>
+#include <cxmat/attention/batched.hpp>
 #include <cxmat/cxmat.hpp>
-#include <cxmat/shape.hpp>
+#include <cxmat/io/shape_text.hpp>
 
 CXMAT_DIM(B, 2);
 CXMAT_DIM(n, 2);

@@ -2,7 +2,7 @@
 // Rule: named dimensions: a name can be added to a plain size or dropped, never changed.
 // Expect: shape_error::with_dims_must_keep_sizes_and_names<cxmat::dim<2, n_dim>, cxmat::dim<2, d_k_dim>, cxmat::dim<2, n_dim>, cxmat::dim<2, d_v_dim> ?>
 #include <cxmat/cxmat.hpp>
-#include <cxmat/shape.hpp>
+#include <cxmat/io/shape_text.hpp>
 
 CXMAT_DIM(n, 2);
 CXMAT_DIM(d_k, 2);

@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include <cxmat/cxmat.hpp>
-#include <cxmat/shape.hpp>
+#include <cxmat/io/shape_text.hpp>
 
 #include "support/checks.hpp"
 #include "support/worksheet_data.hpp"

@@ -5,7 +5,7 @@
 // different names.
 #include <type_traits>
 
-#include <cxmat/batched.hpp>
+#include <cxmat/attention/batched.hpp>
 #include <cxmat/cxmat.hpp>
 
 namespace rules {

@@ -4,9 +4,9 @@
 // would catch a wrong answer; the names say which dimension is which.
 #include <type_traits>
 
-#include <cxmat/batched.hpp>
+#include <cxmat/attention/batched.hpp>
 #include <cxmat/cxmat.hpp>
-#include <cxmat/shape.hpp>
+#include <cxmat/io/shape_text.hpp>
 
 #include "support/checks.hpp"
 #include "support/worksheet_data.hpp"

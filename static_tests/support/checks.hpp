@@ -4,8 +4,8 @@
 
 #include <cstddef>
 
-#include <cxmat/compare.hpp>
-#include <cxmat/matrix.hpp>
+#include <cxmat/ops/compare.hpp>
+#include <cxmat/core/matrix.hpp>
 
 namespace cxmat_test {
 

@@ -5,8 +5,8 @@
 
 #include <limits>
 
-#include <cxmat/matrix.hpp>
-#include <cxmat/softmax.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/ops/softmax.hpp>
 
 namespace softmax_cases {
 

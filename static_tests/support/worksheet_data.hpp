@@ -3,7 +3,7 @@
 // both check the same numbers.
 #pragma once
 
-#include <cxmat/matrix.hpp>
+#include <cxmat/core/matrix.hpp>
 
 namespace worksheet_data {
 

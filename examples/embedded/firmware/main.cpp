@@ -4,7 +4,7 @@
 // time (CXMAT_EMBEDDED_STEP) so that each program's size can be measured on its own.
 #include <cstddef>
 
-#include <cxmat/matrix.hpp>
+#include <cxmat/core/matrix.hpp>
 
 #include "attention_steps.hpp"
 

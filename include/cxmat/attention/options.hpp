@@ -8,8 +8,8 @@
 #include <limits>
 #include <type_traits>
 
-#include <cxmat/extent.hpp>
-#include <cxmat/matrix.hpp>
+#include <cxmat/core/extent.hpp>
+#include <cxmat/core/matrix.hpp>
 
 namespace cxmat {
 

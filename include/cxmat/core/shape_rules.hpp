@@ -29,7 +29,7 @@
 
 #include <cstddef>
 
-#include <cxmat/extent.hpp>
+#include <cxmat/core/extent.hpp>
 
 namespace cxmat {
 

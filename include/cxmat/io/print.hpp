@@ -9,9 +9,9 @@
 #include <string>
 #include <type_traits>
 
-#include <cxmat/batch.hpp>
-#include <cxmat/matrix.hpp>
-#include <cxmat/shape.hpp>
+#include <cxmat/core/batch.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/io/shape_text.hpp>
 
 namespace cxmat {
 

@@ -4,8 +4,8 @@
 #include <cstddef>
 #include <type_traits>
 
-#include <cxmat/extent.hpp>
-#include <cxmat/shape_rules.hpp>
+#include <cxmat/core/extent.hpp>
+#include <cxmat/core/shape_rules.hpp>
 
 namespace cxmat {
 

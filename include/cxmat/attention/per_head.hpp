@@ -9,10 +9,10 @@
 #include <boost/hana/transform.hpp>
 #include <boost/hana/unpack.hpp>
 
-#include <cxmat/arithmetic.hpp>
-#include <cxmat/attention.hpp>
-#include <cxmat/blocks.hpp>
-#include <cxmat/matrix.hpp>
+#include <cxmat/ops/arithmetic.hpp>
+#include <cxmat/attention/single_head.hpp>
+#include <cxmat/ops/blocks.hpp>
+#include <cxmat/core/matrix.hpp>
 
 namespace cxmat {
 

@@ -7,9 +7,9 @@
 #include <string_view>
 #include <type_traits>
 
-#include <cxmat/batch.hpp>
-#include <cxmat/extent.hpp>
-#include <cxmat/matrix.hpp>
+#include <cxmat/core/batch.hpp>
+#include <cxmat/core/extent.hpp>
+#include <cxmat/core/matrix.hpp>
 
 namespace cxmat {
 

@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <type_traits>
 
-#include <cxmat/detail/runtime_gemm.hpp>
-#include <cxmat/detail/runtime_simd.hpp>
+#include <cxmat/kernels/runtime_gemm.hpp>
+#include <cxmat/kernels/runtime_simd.hpp>
 
 namespace cxmat::detail {
 

@@ -8,10 +8,10 @@
 
 #include <cstddef>
 
-#include <cxmat/attention_options.hpp>
-#include <cxmat/extent.hpp>
-#include <cxmat/matrix.hpp>
-#include <cxmat/shape_rules.hpp>
+#include <cxmat/attention/options.hpp>
+#include <cxmat/core/extent.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/core/shape_rules.hpp>
 
 namespace cxmat {
 namespace detail {

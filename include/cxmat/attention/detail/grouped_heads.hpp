@@ -4,11 +4,11 @@
 
 #include <cstddef>
 
-#include <cxmat/attention_options.hpp>
-#include <cxmat/detail/apply_options.hpp>
-#include <cxmat/detail/attention_kernel.hpp>
-#include <cxmat/extent.hpp>
-#include <cxmat/matrix.hpp>
+#include <cxmat/attention/options.hpp>
+#include <cxmat/attention/detail/apply_options.hpp>
+#include <cxmat/kernels/attention.hpp>
+#include <cxmat/core/extent.hpp>
+#include <cxmat/core/matrix.hpp>
 
 namespace cxmat::detail {
 

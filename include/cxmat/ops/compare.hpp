@@ -4,8 +4,8 @@
 #include <cstddef>
 #include <type_traits>
 
-#include <cxmat/matrix.hpp>
-#include <cxmat/shape_rules.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/core/shape_rules.hpp>
 
 namespace cxmat {
 

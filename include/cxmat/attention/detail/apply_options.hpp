@@ -6,10 +6,10 @@
 #include <limits>
 #include <type_traits>
 
-#include <cxmat/arithmetic.hpp>
-#include <cxmat/attention_options.hpp>
-#include <cxmat/detail/attention_kernel.hpp>
-#include <cxmat/matrix.hpp>
+#include <cxmat/ops/arithmetic.hpp>
+#include <cxmat/attention/options.hpp>
+#include <cxmat/kernels/attention.hpp>
+#include <cxmat/core/matrix.hpp>
 
 namespace cxmat::detail {
 

@@ -7,7 +7,7 @@
 
 #include <cstddef>
 
-#include <cxmat/detail/runtime_simd.hpp>
+#include <cxmat/kernels/runtime_simd.hpp>
 
 namespace cxmat::detail {
 

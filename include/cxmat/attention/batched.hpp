@@ -11,14 +11,14 @@
 #include <type_traits>
 #include <utility>
 
-#include <cxmat/arithmetic.hpp>
-#include <cxmat/attention.hpp>
-#include <cxmat/attention_options.hpp>
-#include <cxmat/batch.hpp>
-#include <cxmat/matrix.hpp>
-#include <cxmat/multi_head.hpp>
-#include <cxmat/shape_rules.hpp>
-#include <cxmat/softmax.hpp>
+#include <cxmat/ops/arithmetic.hpp>
+#include <cxmat/attention/single_head.hpp>
+#include <cxmat/attention/options.hpp>
+#include <cxmat/core/batch.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/attention/multi_head.hpp>
+#include <cxmat/core/shape_rules.hpp>
+#include <cxmat/ops/softmax.hpp>
 
 namespace cxmat {
 namespace detail {

@@ -5,9 +5,9 @@
 #include <cstddef>
 #include <type_traits>
 
-#include <cxmat/extent.hpp>
-#include <cxmat/matrix.hpp>
-#include <cxmat/shape_rules.hpp>
+#include <cxmat/core/extent.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/core/shape_rules.hpp>
 
 namespace cxmat {
 namespace detail {

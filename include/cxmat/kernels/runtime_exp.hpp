@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <cxmat/detail/runtime_simd.hpp>
+#include <cxmat/kernels/runtime_simd.hpp>
 
 namespace cxmat::detail {
 

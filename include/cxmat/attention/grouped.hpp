@@ -6,13 +6,13 @@
 
 #include <cstddef>
 
-#include <cxmat/attention_options.hpp>
-#include <cxmat/attention_result.hpp>
-#include <cxmat/batch.hpp>
-#include <cxmat/detail/apply_options.hpp>
-#include <cxmat/detail/grouped_heads.hpp>
-#include <cxmat/matrix.hpp>
-#include <cxmat/shape_rules.hpp>
+#include <cxmat/attention/options.hpp>
+#include <cxmat/attention/result.hpp>
+#include <cxmat/core/batch.hpp>
+#include <cxmat/attention/detail/apply_options.hpp>
+#include <cxmat/attention/detail/grouped_heads.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/core/shape_rules.hpp>
 
 namespace cxmat {
 

@@ -1,17 +1,17 @@
-// Numerically stable row softmax, with defined results for every input a float can hold.
+// The softmax of one row, the kernel behind softmax_rows and every attention function: the
+// special-value rules and the stable formula, at compile time and at run time.
 #pragma once
 
 #include <cstddef>
 #include <limits>
 #include <type_traits>
 
-#include <cxmat/detail/runtime_simd.hpp>
-#include <cxmat/detail/runtime_softmax.hpp>
+#include <cxmat/kernels/runtime_simd.hpp>
+#include <cxmat/kernels/runtime_softmax.hpp>
 #include <cxmat/math.hpp>
-#include <cxmat/matrix.hpp>
 
-namespace cxmat {
-namespace detail {
+namespace cxmat::detail {
+
 
 // exp(d) is 0 in T for every d below this bound (it lies under half the smallest subnormal), so
 // entries that far below the row maximum get weight 0 without calling exp, and x - max is never
@@ -90,25 +90,4 @@ constexpr void softmax_row(T* row, Len len) noexcept {
   }
 }
 
-}  // namespace detail
-
-/// Softmax of each row: out(i, j) = exp(m(i, j) - max_i) / sum_j exp(m(i, j) - max_i).
-///
-/// Stable for any finite scores (worksheet 000's scores reach 756, whose plain exp overflows).
-/// Non-finite input has defined results: a row with NaN is all NaN; +inf entries share the row
-/// equally; a row of -inf (fully masked) is all zeros. Shape R x C -> R x C.
-template <class T, extent R, extent C>
-constexpr matrix<T, R, C> softmax_rows(const matrix<T, R, C>& m) noexcept {
-  matrix<T, R, C> out = m;
-  if constexpr (detail::has_runtime_softmax<T>) {
-    if (!std::is_constant_evaluated()) {
-      // All rows at once: short rows share vector registers (same bits as row by row).
-      detail::softmax_rows_runtime(out.elems, detail::exp_zero_bound<T>());
-      return out;
-    }
-  }
-  for (std::size_t i = 0; i < R.size; ++i) detail::softmax_row(out.elems[i], detail::fixed_length<C.size>{});
-  return out;
-}
-
-}  // namespace cxmat
+}  // namespace cxmat::detail

@@ -3,9 +3,9 @@
 
 #include <cstddef>
 
-#include <cxmat/extent.hpp>
-#include <cxmat/matrix.hpp>
-#include <cxmat/shape_rules.hpp>
+#include <cxmat/core/extent.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/core/shape_rules.hpp>
 
 namespace cxmat {
 

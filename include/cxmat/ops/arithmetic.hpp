@@ -4,10 +4,10 @@
 #include <cstddef>
 #include <type_traits>
 
-#include <cxmat/detail/matmul_kernel.hpp>
-#include <cxmat/extent.hpp>
-#include <cxmat/matrix.hpp>
-#include <cxmat/shape_rules.hpp>
+#include <cxmat/kernels/matmul.hpp>
+#include <cxmat/core/extent.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/core/shape_rules.hpp>
 
 namespace cxmat {
 
@@ -130,6 +130,3 @@ constexpr matrix<T, R, C> operator/(const matrix<T, R, C>& a, const std::type_id
 
 }  // namespace cxmat
 
-// The error overloads of the attention functions (attention.hpp, multi_head.hpp), which include
-// this header: see that file.
-#include <cxmat/detail/diagnostics_attention.hpp>

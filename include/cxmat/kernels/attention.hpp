@@ -6,10 +6,10 @@
 #include <cstddef>
 #include <type_traits>
 
-#include <cxmat/detail/runtime_gemm.hpp>
-#include <cxmat/detail/runtime_simd.hpp>
+#include <cxmat/kernels/runtime_gemm.hpp>
+#include <cxmat/kernels/runtime_simd.hpp>
 #include <cxmat/math.hpp>
-#include <cxmat/softmax.hpp>
+#include <cxmat/kernels/softmax.hpp>
 
 namespace cxmat::detail {
 

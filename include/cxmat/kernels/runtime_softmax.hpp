@@ -8,8 +8,8 @@
 #include <limits>
 #include <type_traits>
 
-#include <cxmat/detail/runtime_exp.hpp>
-#include <cxmat/detail/runtime_simd.hpp>
+#include <cxmat/kernels/runtime_exp.hpp>
+#include <cxmat/kernels/runtime_simd.hpp>
 
 namespace cxmat::detail {
 

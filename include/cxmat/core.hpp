@@ -1,0 +1,8 @@
+// The core layer: extents (sizes with names), matrix, batch, and the shape rules with the errors
+// they report. Depends on the standard library only.
+#pragma once
+
+#include <cxmat/core/batch.hpp>
+#include <cxmat/core/extent.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/core/shape_rules.hpp>
