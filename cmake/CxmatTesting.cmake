@@ -1,11 +1,40 @@
 # Helpers that every test folder uses, so that each folder's CMakeLists.txt only lists sources.
 
+# Python for the tests' scripts (gallery, learn page, reference checks). Prefer an interpreter
+# that has numpy, which the reference checks need: the first python3 on PATH may be a separate
+# installation without it, while Debian's python3-numpy is for the system interpreter.
+if(NOT DEFINED Python3_EXECUTABLE)
+  find_program(cxmat_path_python3 NAMES python3)
+  find_program(cxmat_system_python3 NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
+  foreach(candidate IN ITEMS "${cxmat_path_python3}" "${cxmat_system_python3}")
+    if(candidate AND NOT DEFINED cxmat_numpy_python3)
+      execute_process(COMMAND "${candidate}" -c "import numpy" RESULT_VARIABLE has_numpy OUTPUT_QUIET ERROR_QUIET)
+      if(has_numpy EQUAL 0)
+        set(cxmat_numpy_python3 "${candidate}")
+      endif()
+    endif()
+  endforeach()
+  if(DEFINED cxmat_numpy_python3)
+    set(Python3_EXECUTABLE "${cxmat_numpy_python3}" CACHE FILEPATH "Python 3 for cxmat's test scripts (with numpy)")
+  endif()
+endif()
+
+# The one support folder of the tests, test_support/: data and checks shared by the static and
+# run-time tests (worksheet data, softmax cases, reference values) and the run-time helpers
+# (Catch2 shim, generators, plain-loop references). Sources include "test_support/<file>.hpp".
+if(NOT TARGET cxmat_test_support)
+  add_library(cxmat_test_support INTERFACE)
+  target_include_directories(cxmat_test_support INTERFACE "${PROJECT_SOURCE_DIR}")
+  target_link_libraries(cxmat_test_support INTERFACE cxmat::cxmat)
+endif()
+
 # Catch2: version 3 if it is installed, otherwise version 2 (Debian 12 ships 2.13). The shim
-# header runtime_tests/support/catch.hpp hides the difference from test sources.
-if(CXMAT_BUILD_TESTS AND NOT TARGET cxmat_catch2)
+# header test_support/catch.hpp hides the difference from test sources. Its main is compiled
+# once, into this library.
+if(CXMAT_BUILD_RUNTIME_TESTS AND NOT TARGET cxmat_catch2)
   find_package(Catch2 3 QUIET)
-  add_library(cxmat_catch2 STATIC "${PROJECT_SOURCE_DIR}/runtime_tests/support/catch_main.cpp")
-  target_include_directories(cxmat_catch2 PUBLIC "${PROJECT_SOURCE_DIR}/runtime_tests/support")
+  add_library(cxmat_catch2 STATIC "${PROJECT_SOURCE_DIR}/test_support/catch_main.cpp")
+  target_link_libraries(cxmat_catch2 PUBLIC cxmat_test_support)
   if(Catch2_FOUND)
     target_link_libraries(cxmat_catch2 PUBLIC Catch2::Catch2)
     target_compile_definitions(cxmat_catch2 PUBLIC CXMAT_CATCH2_V3=1)
@@ -20,14 +49,25 @@ endif()
 # the CTest entry is the check; there is nothing to run.
 function(cxmat_add_static_test name)
   add_library(${name} OBJECT ${ARGN})
-  target_link_libraries(${name} PRIVATE cxmat::cxmat)
+  target_link_libraries(${name} PRIVATE cxmat::cxmat cxmat_test_support)
   cxmat_set_warnings(${name})
+endfunction()
+
+# The static tests of one area (a folder of static_tests/ named after a layer of the library):
+# every *.cpp of the folder in one object library cxmat_static_<area>, built without exceptions
+# and RTTI (the library promises to need neither), and a CTest entry static.<area> that builds it.
+function(cxmat_add_static_test_folder area)
+  file(GLOB sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.cpp")
+  cxmat_add_static_test(cxmat_static_${area} ${sources})
+  target_compile_options(cxmat_static_${area} PRIVATE -fno-exceptions -fno-rtti)
+  add_test(NAME static.${area} COMMAND ${CMAKE_COMMAND} --build ${PROJECT_BINARY_DIR} --target cxmat_static_${area})
+  set_tests_properties(static.${area} PROPERTIES RESOURCE_LOCK cxmat_build_tree LABELS "static;${area}")
 endfunction()
 
 # A runtime test: a Catch2 executable registered with CTest.
 function(cxmat_add_runtime_test name)
   add_executable(${name} ${ARGN})
-  target_link_libraries(${name} PRIVATE cxmat::cxmat cxmat_catch2)
+  target_link_libraries(${name} PRIVATE cxmat::cxmat cxmat_test_support cxmat_catch2)
   cxmat_set_warnings(${name})
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES LABELS runtime)

@@ -1,13 +1,37 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, then configures, builds and runs every test
-# (static, runtime, compile-fail, examples, install check) with g++ and with clang++ 19, and once
-# more with clang++ 19 under AddressSanitizer and UndefinedBehaviorSanitizer (Debug build).
+# (static, run-time, compile-fail, examples, lint, install check) with g++ and with clang++ 19,
+# the static tests and compile-fail suite with clang++ 14, and the run-time code once more with
+# clang++ 19 under AddressSanitizer and UndefinedBehaviorSanitizer (Debug build). Prints the time
+# of every stage at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/install-deps.sh test
+stage_names=()
+stage_seconds=()
+timed() {  # timed NAME COMMAND...: runs COMMAND, records its wall time under NAME
+  local name=$1 start=$SECONDS
+  shift
+  "$@"
+  stage_names+=("$name")
+  stage_seconds+=($((SECONDS - start)))
+}
+summary() {
+  echo "==================== stage times ===================="
+  local i total=0
+  for i in "${!stage_names[@]}"; do
+    printf '  %-24s %5d s\n' "${stage_names[$i]}" "${stage_seconds[$i]}"
+    total=$((total + stage_seconds[i]))
+  done
+  printf '  %-24s %5d s\n' "total" "$total"
+}
+trap summary EXIT
 
-for preset in gcc clang19 sanitize; do
+timed install-deps bash scripts/install-deps.sh test
+
+for preset in gcc clang19 clang14 sanitize; do
   echo "==================== $preset ===================="
-  cmake --workflow --preset "$preset"
+  timed "$preset configure" cmake --preset "$preset"
+  timed "$preset build" cmake --build --preset "$preset"
+  timed "$preset test" ctest --preset "$preset"
 done

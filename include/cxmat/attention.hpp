@@ -4,6 +4,9 @@
 // (a Cortex-M cross-compiler, say) still gets every other form from this header.
 #pragma once
 
+// The rules first: a shape error's note then names the shortest include chain.
+#include <cxmat/attention/rules.hpp>
+
 #include <cxmat/attention/batched.hpp>
 #include <cxmat/attention/grouped.hpp>
 #include <cxmat/attention/multi_head.hpp>

@@ -2,7 +2,9 @@
 // they report. Depends on the standard library only.
 #pragma once
 
+// The shape rules first: a shape error's note then names the shortest include chain.
+#include <cxmat/core/shape_rules.hpp>
+
 #include <cxmat/core/batch.hpp>
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
-#include <cxmat/core/shape_rules.hpp>

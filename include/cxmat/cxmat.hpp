@@ -4,8 +4,10 @@
 // Printing (iostreams) is cxmat/io/print.hpp, or cxmat/io.hpp.
 #pragma once
 
-#include <cxmat/attention.hpp>
+// Bottom layer first, so that the notes under a shape error name short include chains.
 #include <cxmat/core.hpp>
+
+#include <cxmat/attention.hpp>
 #include <cxmat/io/shape_text.hpp>
 #include <cxmat/math.hpp>
 #include <cxmat/ops.hpp>

@@ -12,7 +12,7 @@
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/attention/multi_head.hpp>
 
-#include "catch.hpp"
+#include "test_support/catch.hpp"
 #include "kernel_support.hpp"
 
 namespace {

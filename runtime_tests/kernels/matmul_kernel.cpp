@@ -9,7 +9,7 @@
 #include <cxmat/ops/arithmetic.hpp>
 #include <cxmat/core/matrix.hpp>
 
-#include "catch.hpp"
+#include "test_support/catch.hpp"
 #include "kernel_support.hpp"
 
 namespace {

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "catch.hpp"
-#include "math_checks.hpp"
+#include "test_support/catch.hpp"
+#include "test_support/math_checks.hpp"
 
 // The -march=native build must really exercise the FMA hazard: GCC then uses the explicit-fma
 // formulation, Clang the contraction-off pragmas with FMA instructions available.

@@ -1,7 +1,7 @@
 // Compile-time checks of cxmat::exp and cxmat::sqrt (building this file is the test).
 #include <type_traits>
 
-#include "math_checks.hpp"
+#include "test_support/math_checks.hpp"
 
 using namespace cxmat_test;
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent float64 references for static_tests/attention_features.cpp (masks, causal,
+"""Independent float64 references for static_tests/attention/attention_features.cpp (masks, causal,
 grouped-query cross-attention). Run: python3 static_tests/reference/attention_features.py"""
 import numpy as np
 

@@ -3,7 +3,7 @@
 
 Computes every numeric answer of the five worksheets with numpy (float64), the way the
 worksheets' own solutions do, and prints them as C++ initialisers with 17 significant digits.
-The numbers in static_tests/worksheet_*.cpp were pasted from this output; rerun it to check them:
+The numbers in static_tests/worksheets/worksheet_*.cpp were pasted from this output; rerun it to check them:
 
     python3 static_tests/reference/worksheets.py
 """

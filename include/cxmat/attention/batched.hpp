@@ -3,21 +3,25 @@
 // batch item; activations, attention weights and outputs are batches and carry B in their type.
 // Two batches combine only when their B agree (size, and name where both are named).
 //
-// Each operation is the unbatched one applied item by item, so it has the same rules, the same
-// names in its result and the same shape errors, plus shape_error::batch_sizes_must_match.
+// Each operation is the unbatched one applied item by item, so its rule list is the unbatched
+// one's (over one item's types) after the batch rules, and it reports the same shape errors plus
+// shape_error::batch_sizes_must_match. Options apply to every item alike, except
+// batch_key_padding(keep), whose row b is item b's key padding.
 #pragma once
 
 #include <cstddef>
 #include <type_traits>
 #include <utility>
 
-#include <cxmat/ops/arithmetic.hpp>
-#include <cxmat/attention/single_head.hpp>
+#include <cxmat/attention/grouped.hpp>
+#include <cxmat/attention/multi_head.hpp>
 #include <cxmat/attention/options.hpp>
+#include <cxmat/attention/rules.hpp>
+#include <cxmat/attention/single_head.hpp>
 #include <cxmat/core/batch.hpp>
 #include <cxmat/core/matrix.hpp>
-#include <cxmat/attention/multi_head.hpp>
 #include <cxmat/core/shape_rules.hpp>
+#include <cxmat/ops/arithmetic.hpp>
 #include <cxmat/ops/softmax.hpp>
 
 namespace cxmat {
@@ -35,27 +39,13 @@ constexpr batch_of_t<B, decltype(std::declval<const Item&>()(std::size_t{0}))> m
   return out;
 }
 
-template <auto B1, auto B2>
-using batch_check = check<BatchSizesMatch<B1, B2>, shape_error::batch_sizes_must_match<dim_of<B1>, dim_of<B2>>>;
+template <class O>
+inline constexpr bool is_batch_key_padding_v = false;
+template <extent B, extent S>
+inline constexpr bool is_batch_key_padding_v<batch_key_padding_mask<B, S>> = true;
 
-// A per-item call that is valid, with its result (a matrix) or its shape error (decltype of an
-// error overload's call names the error).
-template <bool Valid, class Result>
-using item_check = check<Valid, Result>;
-
-template <class... M>
-concept SdpaCallable = requires(const M&... m) { scaled_dot_product_attention(m...); };
-template <class... M>
-concept ScoresCallable = requires(const M&... m) { attention_scores(m...); };
-template <class... M>
-concept WeightsCallable = requires(const M&... m) { attention_weights(m...); };
-template <class... M>
-concept SelfAttentionCallable = requires(const M&... m) { self_attention(m...); };
-template <std::size_t H, class... M>
-concept MultiHeadCallable = requires(const M&... m) { multi_head_attention<H>(m...); };
-
-// Per-item options: a batch_key_padding_mask gives item b the key-padding mask of its row b;
-// every other option applies to all items alike.
+// The option one item sees: a batch_key_padding_mask gives item b the key-padding mask of its
+// row b; every other option applies to all items alike.
 template <class O>
 struct item_option_of {
   using type = O;
@@ -84,7 +74,33 @@ inline constexpr bool option_fits_batch = true;
 template <extent OB, extent S, auto B>
 inline constexpr bool option_fits_batch<batch_key_padding_mask<OB, S>, B> = BatchSizesMatch<OB, B>;
 
+template <class A>
+using item_t = typename std::remove_cvref_t<A>::matrix_type;
+
 }  // namespace detail
+
+/// An option of the batched attention functions: any attention option, or batch_key_padding.
+template <class O>
+concept BatchAttentionOption = AttentionOption<O> || detail::is_batch_key_padding_v<std::remove_cvref_t<O>>;
+
+namespace shape_error {
+template <class B, class... Options>
+struct batch_key_padding_must_have_one_row_per_item;  // batch_key_padding(keep): keep is B x S, row b for item b
+}  // namespace shape_error
+
+namespace rule {
+template <auto B, class... O>
+using options_fit_batch = detail::check<(detail::option_fits_batch<std::remove_cvref_t<O>, B> && ...),
+                                        shape_error::batch_key_padding_must_have_one_row_per_item<dim_of<B>, O...>>;
+}  // namespace rule
+
+namespace rules_of {
+// The batch rules of a call with batches Bs... (all of one B) and options O...
+template <class B0, class... Bs>
+using batches = detail::rule_list<rule::batch_sizes<B0::batch_extent, Bs::batch_extent>...>;
+template <class B0, class... O>
+using batch_options = detail::rule_list<rule::options_fit_batch<B0::batch_extent, O...>>;
+}  // namespace rules_of
 
 /// Transpose of every item: B x R x C -> B x C x R (names swap as for a matrix).
 template <class T, extent B, extent R, extent C>
@@ -95,51 +111,50 @@ constexpr batch<T, B, C, R> transpose(const batch<T, B, R, C>& x) noexcept {
 /// Every item times a shared matrix: (B x R x K)·(K x C) -> B x R x C, e.g. Q = X·Wq for a batch
 /// of inputs X and one projection Wq.
 template <class T, extent B, extent R, extent K1, extent K2, extent C>
-  requires InnerExtentsMatch<K1, K2>
+  requires rules_hold<rules_of::matmul<T, K1, K2>>
 constexpr batch<T, B, R, C> matmul(const batch<T, B, R, K1>& x, const matrix<T, K2, C>& w) noexcept {
   return detail::map_items<B>([&x, &w](std::size_t b) { return matmul(x.items[b], w); });
 }
 
 /// Shape error: batch times matrix with x.cols != w.rows.
 template <class T, extent B, extent R, extent K1, extent K2, extent C>
-  requires(!InnerExtentsMatch<K1, K2>)
-shape_error::matmul_a_cols_must_equal_b_rows<dim_of<K1>, dim_of<K2>> matmul(const batch<T, B, R, K1>& x,
-                                                                            const matrix<T, K2, C>& w) noexcept;
+decltype(detail::first_failure<rules_of::matmul<T, K1, K2>>::error()) matmul(const batch<T, B, R, K1>& x,
+                                                                         const matrix<T, K2, C>& w) noexcept;
+
+namespace rules_of {
+template <class T, auto B1, auto K1, auto B2, auto K2>
+using batch_matmul = detail::join_t<detail::rule_list<rule::batch_sizes<B1, B2>>, matmul<T, K1, K2>>;
+}  // namespace rules_of
 
 /// Item by item product of two batches: (B x R x K)·(B x K x C) -> B x R x C, e.g. the scores
 /// Q·Kᵀ of every sequence. The two B must agree.
 template <class T, extent B1, extent R, extent K1, extent B2, extent K2, extent C>
-  requires BatchSizesMatch<B1, B2> && InnerExtentsMatch<K1, K2>
+  requires rules_hold<rules_of::batch_matmul<T, B1, K1, B2, K2>>
 constexpr batch<T, common_extent_v<B1, B2>, R, C> matmul(const batch<T, B1, R, K1>& a,
                                                          const batch<T, B2, K2, C>& b) noexcept {
-  return detail::map_items<common_extent_v<B1, B2>>(
-      [&a, &b](std::size_t i) { return matmul(a.items[i], b.items[i]); });
+  return detail::map_items<common_extent_v<B1, B2>>([&a, &b](std::size_t i) { return matmul(a.items[i], b.items[i]); });
 }
 
 /// Shape error: item by item product with different B, or a.cols != b.rows.
 template <class T, extent B1, extent R, extent K1, extent B2, extent K2, extent C>
-decltype(detail::first_failure<
-    detail::batch_check<B1, B2>,
-    detail::check<InnerExtentsMatch<K1, K2>,
-                  shape_error::matmul_a_cols_must_equal_b_rows<dim_of<K1>, dim_of<K2>>>>::error())
-matmul(const batch<T, B1, R, K1>& a, const batch<T, B2, K2, C>& b) noexcept;
+decltype(detail::first_failure<rules_of::batch_matmul<T, B1, K1, B2, K2>>::error()) matmul(
+    const batch<T, B1, R, K1>& a, const batch<T, B2, K2, C>& b) noexcept;
 
 /// x * w is matmul(x, w) for a batch x and a matrix w.
 template <class T, extent B, extent R, extent K1, extent K2, extent C>
-  requires InnerExtentsMatch<K1, K2>
+  requires rules_hold<rules_of::matmul<T, K1, K2>>
 constexpr batch<T, B, R, C> operator*(const batch<T, B, R, K1>& x, const matrix<T, K2, C>& w) noexcept {
   return matmul(x, w);
 }
 
 /// Shape error: x * w with x.cols != w.rows.
 template <class T, extent B, extent R, extent K1, extent K2, extent C>
-  requires(!InnerExtentsMatch<K1, K2>)
-shape_error::matmul_a_cols_must_equal_b_rows<dim_of<K1>, dim_of<K2>> operator*(const batch<T, B, R, K1>& x,
-                                                                               const matrix<T, K2, C>& w) noexcept;
+decltype(detail::first_failure<rules_of::matmul<T, K1, K2>>::error()) operator*(const batch<T, B, R, K1>& x,
+                                                                            const matrix<T, K2, C>& w) noexcept;
 
 /// a * b is matmul(a, b) for two batches.
 template <class T, extent B1, extent R, extent K1, extent B2, extent K2, extent C>
-  requires BatchSizesMatch<B1, B2> && InnerExtentsMatch<K1, K2>
+  requires rules_hold<rules_of::batch_matmul<T, B1, K1, B2, K2>>
 constexpr batch<T, common_extent_v<B1, B2>, R, C> operator*(const batch<T, B1, R, K1>& a,
                                                             const batch<T, B2, K2, C>& b) noexcept {
   return matmul(a, b);
@@ -147,11 +162,8 @@ constexpr batch<T, common_extent_v<B1, B2>, R, C> operator*(const batch<T, B1, R
 
 /// Shape error: a * b for batches with different B, or a.cols != b.rows.
 template <class T, extent B1, extent R, extent K1, extent B2, extent K2, extent C>
-decltype(detail::first_failure<
-    detail::batch_check<B1, B2>,
-    detail::check<InnerExtentsMatch<K1, K2>,
-                  shape_error::matmul_a_cols_must_equal_b_rows<dim_of<K1>, dim_of<K2>>>>::error())
-operator*(const batch<T, B1, R, K1>& a, const batch<T, B2, K2, C>& b) noexcept;
+decltype(detail::first_failure<rules_of::batch_matmul<T, B1, K1, B2, K2>>::error()) operator*(
+    const batch<T, B1, R, K1>& a, const batch<T, B2, K2, C>& b) noexcept;
 
 /// Every element times the scalar s.
 template <class T, extent B, extent R, extent C>
@@ -171,111 +183,164 @@ constexpr batch<T, B, R, C> softmax_rows(const batch<T, B, R, C>& x) noexcept {
   return detail::map_items<B>([&x](std::size_t b) { return softmax_rows(x.items[b]); });
 }
 
+namespace rules_of {
+template <class Q, class K, class... O>
+using batch_attention_scores =
+    detail::join_t<batches<Q, K>, batch_options<Q, O...>,
+                       attention_scores<detail::item_t<Q>, detail::item_t<K>, detail::item_option_t<O>...>>;
+template <class Q, class K, class V, class... O>
+using batch_scaled_dot_product_attention = detail::join_t<
+    batches<Q, K, V>, batch_options<Q, O...>,
+    scaled_dot_product_attention<detail::item_t<Q>, detail::item_t<K>, detail::item_t<V>, detail::item_option_t<O>...>>;
+template <class X, class Wq, class Wk, class Wv, class... O>
+using batch_self_attention = detail::join_t<batch_options<X, O...>,
+                                                self_attention<detail::item_t<X>, Wq, Wk, Wv, detail::item_option_t<O>...>>;
+template <std::size_t H, class X, class Wq, class Wk, class Wv, class... O>
+using batch_multi_head_attention =
+    detail::join_t<batch_options<X, O...>,
+                       multi_head_attention<H, detail::item_t<X>, Wq, Wk, Wv, detail::item_option_t<O>...>>;
+template <std::size_t H, class X, class Wq, class Wk, class Wv, class Wo, class... O>
+using batch_multi_head_attention_wo =
+    detail::join_t<batch_options<X, O...>,
+                       multi_head_attention_wo<H, detail::item_t<X>, Wq, Wk, Wv, Wo, detail::item_option_t<O>...>>;
+template <std::size_t H, std::size_t Hkv, class Xq, class Xkv, class Wq, class Wk, class Wv, class... O>
+using batch_grouped_query_attention = detail::join_t<
+    batches<Xq, Xkv>, batch_options<Xq, O...>,
+    grouped_query_attention<H, Hkv, detail::item_t<Xq>, detail::item_t<Xkv>, Wq, Wk, Wv, detail::item_option_t<O>...>>;
+template <std::size_t H, std::size_t Hkv, class Xq, class Xkv, class Wq, class Wk, class Wv, class Wo, class... O>
+using batch_grouped_query_attention_wo =
+    detail::join_t<batches<Xq, Xkv>, batch_options<Xq, O...>,
+                       grouped_query_attention_wo<H, Hkv, detail::item_t<Xq>, detail::item_t<Xkv>, Wq, Wk, Wv, Wo,
+                                                  detail::item_option_t<O>...>>;
+}  // namespace rules_of
+
 /// Scores Q·Kᵀ / √d_k of every item: (B x L x d_k), (B x S x d_k) -> B x L x S.
-template <class T, extent B1, extent L, extent DK1, extent B2, extent S, extent DK2, class... O>
-  requires BatchSizesMatch<B1, B2> &&
-           detail::ScoresCallable<matrix<T, L, DK1>, matrix<T, S, DK2>, detail::item_option_t<O>...> &&
-           (detail::option_fits_batch<O, B1> && ...)
-constexpr auto attention_scores(const batch<T, B1, L, DK1>& q, const batch<T, B2, S, DK2>& k,
-                                const O&... opts) noexcept {
-  return detail::map_items<common_extent_v<B1, B2>>(
+template <Batch Q, Batch K, BatchAttentionOption... O>
+  requires rules_hold<rules_of::batch_attention_scores<Q, K, O...>>
+constexpr auto attention_scores(const Q& q, const K& k, const O&... opts) noexcept {
+  return detail::map_items<Q::batch_extent>(
       [&](std::size_t b) { return attention_scores(q.items[b], k.items[b], detail::item_option(opts, b)...); });
 }
 
 /// Shape error of batched attention_scores: different B, or the error of one item.
-template <class T, extent B1, extent L, extent DK1, extent B2, extent S, extent DK2, class... O>
-  requires(AttentionOption<O> && ...)
-decltype(detail::first_failure<
-    detail::batch_check<B1, B2>,
-    detail::item_check<detail::ScoresCallable<matrix<T, L, DK1>, matrix<T, S, DK2>, O...>,
-                       decltype(attention_scores(std::declval<const matrix<T, L, DK1>&>(),
-                                                 std::declval<const matrix<T, S, DK2>&>(),
-                                                 std::declval<const O&>()...))>>::error())
-attention_scores(const batch<T, B1, L, DK1>& q, const batch<T, B2, S, DK2>& k, const O&... opts) noexcept;
+template <Batch Q, Batch K, BatchAttentionOption... O>
+decltype(detail::first_failure<rules_of::batch_attention_scores<Q, K, O...>>::error()) attention_scores(
+    const Q& q, const K& k, const O&... opts) noexcept;
 
 /// Attention weights softmax(Q·Kᵀ / √d_k) of every item: B x L x S.
-template <class T, extent B1, extent L, extent DK1, extent B2, extent S, extent DK2, class... O>
-  requires BatchSizesMatch<B1, B2> &&
-           detail::WeightsCallable<matrix<T, L, DK1>, matrix<T, S, DK2>, detail::item_option_t<O>...> &&
-           (detail::option_fits_batch<O, B1> && ...)
-constexpr auto attention_weights(const batch<T, B1, L, DK1>& q, const batch<T, B2, S, DK2>& k,
-                                 const O&... opts) noexcept {
-  return detail::map_items<common_extent_v<B1, B2>>(
+template <Batch Q, Batch K, BatchAttentionOption... O>
+  requires rules_hold<rules_of::batch_attention_scores<Q, K, O...>>
+constexpr auto attention_weights(const Q& q, const K& k, const O&... opts) noexcept {
+  return detail::map_items<Q::batch_extent>(
       [&](std::size_t b) { return attention_weights(q.items[b], k.items[b], detail::item_option(opts, b)...); });
 }
 
 /// Shape error of batched attention_weights: different B, or the error of one item.
-template <class T, extent B1, extent L, extent DK1, extent B2, extent S, extent DK2, class... O>
-  requires(AttentionOption<O> && ...)
-decltype(detail::first_failure<
-    detail::batch_check<B1, B2>,
-    detail::item_check<detail::WeightsCallable<matrix<T, L, DK1>, matrix<T, S, DK2>, O...>,
-                       decltype(attention_weights(std::declval<const matrix<T, L, DK1>&>(),
-                                                  std::declval<const matrix<T, S, DK2>&>(),
-                                                  std::declval<const O&>()...))>>::error())
-attention_weights(const batch<T, B1, L, DK1>& q, const batch<T, B2, S, DK2>& k, const O&... opts) noexcept;
+template <Batch Q, Batch K, BatchAttentionOption... O>
+decltype(detail::first_failure<rules_of::batch_attention_scores<Q, K, O...>>::error()) attention_weights(
+    const Q& q, const K& k, const O&... opts) noexcept;
 
 /// softmax(Q·Kᵀ / √d_k)·V of every item: (B x L x d_k), (B x S x d_k), (B x S x d_v) -> B x L x d_v.
-/// The options (masks, bias, scale) apply to every item alike.
-template <class T, extent B1, extent L, extent DK1, extent B2, extent S1, extent DK2, extent B3, extent S2, extent DV,
-          class... O>
-  requires BatchSizesMatch<B1, B2> && BatchSizesMatch<B1, B3> &&
-           detail::SdpaCallable<matrix<T, L, DK1>, matrix<T, S1, DK2>, matrix<T, S2, DV>, detail::item_option_t<O>...> &&
-           (detail::option_fits_batch<O, B1> && ...)
-constexpr auto scaled_dot_product_attention(const batch<T, B1, L, DK1>& q, const batch<T, B2, S1, DK2>& k,
-                                            const batch<T, B3, S2, DV>& v, const O&... opts) noexcept {
-  return detail::map_items<common_extent_v<B1, B2>>(
-      [&](std::size_t b) { return scaled_dot_product_attention(q.items[b], k.items[b], v.items[b], detail::item_option(opts, b)...); });
+template <Batch Q, Batch K, Batch V, BatchAttentionOption... O>
+  requires rules_hold<rules_of::batch_scaled_dot_product_attention<Q, K, V, O...>>
+constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v, const O&... opts) noexcept {
+  return detail::map_items<Q::batch_extent>([&](std::size_t b) {
+    return scaled_dot_product_attention(q.items[b], k.items[b], v.items[b], detail::item_option(opts, b)...);
+  });
 }
 
 /// Shape error of batched scaled_dot_product_attention: different B, or the error of one item.
-template <class T, extent B1, extent L, extent DK1, extent B2, extent S1, extent DK2, extent B3, extent S2, extent DV,
-          class... O>
-  requires(AttentionOption<O> && ...)
-decltype(detail::first_failure<
-    detail::batch_check<B1, B2>, detail::batch_check<B1, B3>,
-    detail::item_check<detail::SdpaCallable<matrix<T, L, DK1>, matrix<T, S1, DK2>, matrix<T, S2, DV>, O...>,
-                       decltype(scaled_dot_product_attention(
-                           std::declval<const matrix<T, L, DK1>&>(), std::declval<const matrix<T, S1, DK2>&>(),
-                           std::declval<const matrix<T, S2, DV>&>(), std::declval<const O&>()...))>>::error())
-scaled_dot_product_attention(const batch<T, B1, L, DK1>& q, const batch<T, B2, S1, DK2>& k,
-                             const batch<T, B3, S2, DV>& v, const O&... opts) noexcept;
+template <Batch Q, Batch K, Batch V, BatchAttentionOption... O>
+decltype(detail::first_failure<rules_of::batch_scaled_dot_product_attention<Q, K, V, O...>>::error())
+scaled_dot_product_attention(const Q& q, const K& k, const V& v, const O&... opts) noexcept;
 
 /// Self-attention of every item of X (B x n x d_model) with shared projections Wq, Wk, Wv:
 /// B x n x d_v.
-template <class T, extent B, extent N, extent DM, class Wq, class Wk, class Wv, class... O>
-  requires detail::SelfAttentionCallable<matrix<T, N, DM>, Wq, Wk, Wv, detail::item_option_t<O>...> && (detail::option_fits_batch<O, B> && ...)
-constexpr auto self_attention(const batch<T, B, N, DM>& x, const Wq& wq, const Wk& wk, const Wv& wv,
-                              const O&... opts) noexcept {
-  return detail::map_items<B>([&](std::size_t b) { return self_attention(x.items[b], wq, wk, wv, detail::item_option(opts, b)...); });
+template <Batch X, Matrix Wq, Matrix Wk, Matrix Wv, BatchAttentionOption... O>
+  requires rules_hold<rules_of::batch_self_attention<X, Wq, Wk, Wv, O...>>
+constexpr auto self_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept {
+  return detail::map_items<X::batch_extent>(
+      [&](std::size_t b) { return self_attention(x.items[b], wq, wk, wv, detail::item_option(opts, b)...); });
 }
 
 /// Shape error of batched self_attention: the error of one item.
-template <class T, extent B, extent N, extent DM, class Wq, class Wk, class Wv, class... O>
-  requires Matrix<Wq> && Matrix<Wk> && Matrix<Wv> && (AttentionOption<O> && ...)
-decltype(detail::first_failure<
-    detail::item_check<detail::SelfAttentionCallable<matrix<T, N, DM>, Wq, Wk, Wv, O...>,
-                       decltype(self_attention(std::declval<const matrix<T, N, DM>&>(), std::declval<const Wq&>(),
-                                               std::declval<const Wk&>(), std::declval<const Wv&>(),
-                                               std::declval<const O&>()...))>>::error())
-self_attention(const batch<T, B, N, DM>& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept;
+template <Batch X, Matrix Wq, Matrix Wk, Matrix Wv, BatchAttentionOption... O>
+decltype(detail::first_failure<rules_of::batch_self_attention<X, Wq, Wk, Wv, O...>>::error()) self_attention(
+    const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept;
 
 /// Multi-head self-attention (block form) of every item of X (B x n x d_model), with shared
-/// weights and optional W_o as for the unbatched multi_head_attention<H>: B x n x (H·d_v), or
-/// B x n x d_out with W_o.
-template <std::size_t H, class T, extent B, extent N, extent DM, class... Rest>
-  requires detail::MultiHeadCallable<H, matrix<T, N, DM>, Rest...>
-constexpr auto multi_head_attention(const batch<T, B, N, DM>& x, const Rest&... rest) noexcept {
-  return detail::map_items<B>([&](std::size_t b) { return multi_head_attention<H>(x.items[b], rest...); });
+/// weights: B x n x (H·d_v).
+template <std::size_t H, Batch X, Matrix Wq, Matrix Wk, Matrix Wv, BatchAttentionOption... O>
+  requires rules_hold<rules_of::batch_multi_head_attention<H, X, Wq, Wk, Wv, O...>>
+constexpr auto multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept {
+  return detail::map_items<X::batch_extent>(
+      [&](std::size_t b) { return multi_head_attention<H>(x.items[b], wq, wk, wv, detail::item_option(opts, b)...); });
 }
 
-/// Shape error of batched multi_head_attention<H>: the error of one item.
-template <std::size_t H, class T, extent B, extent N, extent DM, class... Rest>
-  requires(Matrix<Rest> || ...)
+/// Shape error of batched multi_head_attention<H> (no W_o): the error of one item.
+template <std::size_t H, Batch X, Matrix Wq, Matrix Wk, Matrix Wv, BatchAttentionOption... O>
+decltype(detail::first_failure<rules_of::batch_multi_head_attention<H, X, Wq, Wk, Wv, O...>>::error())
+multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept;
+
+/// Multi-head self-attention with W_o of every item of X: B x n x d_out.
+template <std::size_t H, Batch X, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, BatchAttentionOption... O>
+  requires rules_hold<rules_of::batch_multi_head_attention_wo<H, X, Wq, Wk, Wv, Wo, O...>>
+constexpr auto multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo,
+                                    const O&... opts) noexcept {
+  return detail::map_items<X::batch_extent>([&](std::size_t b) {
+    return multi_head_attention<H>(x.items[b], wq, wk, wv, wo, detail::item_option(opts, b)...);
+  });
+}
+
+/// Shape error of batched multi_head_attention<H> with W_o: the error of one item.
+template <std::size_t H, Batch X, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, BatchAttentionOption... O>
+decltype(detail::first_failure<rules_of::batch_multi_head_attention_wo<H, X, Wq, Wk, Wv, Wo, O...>>::error())
+multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo, const O&... opts) noexcept;
+
+/// Grouped-query cross-attention of every item pair (X_q[b], X_kv[b]), without W_o:
+/// B x L x (H·d_v).
+template <std::size_t H, std::size_t Hkv = H, Batch Xq, Batch Xkv, Matrix Wq, Matrix Wk, Matrix Wv,
+          BatchAttentionOption... O>
+  requires rules_hold<rules_of::batch_grouped_query_attention<H, Hkv, Xq, Xkv, Wq, Wk, Wv, O...>>
+constexpr auto grouped_query_attention(const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk, const Wv& wv,
+                                       const O&... opts) noexcept {
+  return detail::map_items<Xq::batch_extent>([&](std::size_t b) {
+    return grouped_query_attention<H, Hkv>(xq.items[b], xkv.items[b], wq, wk, wv, detail::item_option(opts, b)...);
+  });
+}
+
+/// Shape error of batched grouped_query_attention<H, H_kv> (no W_o).
+template <std::size_t H, std::size_t Hkv = H, Batch Xq, Batch Xkv, Matrix Wq, Matrix Wk, Matrix Wv,
+          BatchAttentionOption... O>
+decltype(detail::first_failure<rules_of::batch_grouped_query_attention<H, Hkv, Xq, Xkv, Wq, Wk, Wv, O...>>::error())
+grouped_query_attention(const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk, const Wv& wv,
+                        const O&... opts) noexcept;
+
+/// Grouped-query cross-attention with W_o of every item pair: B x L x d_out.
+template <std::size_t H, std::size_t Hkv = H, Batch Xq, Batch Xkv, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo,
+          BatchAttentionOption... O>
+  requires rules_hold<rules_of::batch_grouped_query_attention_wo<H, Hkv, Xq, Xkv, Wq, Wk, Wv, Wo, O...>>
+constexpr auto grouped_query_attention(const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk, const Wv& wv,
+                                       const Wo& wo, const O&... opts) noexcept {
+  return detail::map_items<Xq::batch_extent>([&](std::size_t b) {
+    return grouped_query_attention<H, Hkv>(xq.items[b], xkv.items[b], wq, wk, wv, wo, detail::item_option(opts, b)...);
+  });
+}
+
+/// Shape error of batched grouped_query_attention<H, H_kv> with W_o.
+template <std::size_t H, std::size_t Hkv = H, Batch Xq, Batch Xkv, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo,
+          BatchAttentionOption... O>
 decltype(detail::first_failure<
-    detail::item_check<detail::MultiHeadCallable<H, matrix<T, N, DM>, Rest...>,
-                       decltype(multi_head_attention<H>(std::declval<const matrix<T, N, DM>&>(),
-                                                        std::declval<const Rest&>()...))>>::error())
-multi_head_attention(const batch<T, B, N, DM>& x, const Rest&... rest) noexcept;
+         rules_of::batch_grouped_query_attention_wo<H, Hkv, Xq, Xkv, Wq, Wk, Wv, Wo, O...>>::error())
+grouped_query_attention(const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo,
+                        const O&... opts) noexcept;
+
+/// Multi-head cross-attention with W_o of every item pair (H_kv = H): B x L x d_out.
+template <std::size_t H, Batch Xq, Batch Xkv, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, BatchAttentionOption... O>
+constexpr auto cross_attention(const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo,
+                               const O&... opts) noexcept
+    -> decltype(grouped_query_attention<H, H>(xq, xkv, wq, wk, wv, wo, opts...)) {
+  return grouped_query_attention<H, H>(xq, xkv, wq, wk, wv, wo, opts...);
+}
 
 }  // namespace cxmat

@@ -12,7 +12,9 @@
 #include <cxmat/ops/arithmetic.hpp>
 #include <cxmat/attention/single_head.hpp>
 #include <cxmat/ops/blocks.hpp>
+#include <cxmat/attention/rules.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/core/shape_rules.hpp>
 
 namespace cxmat {
 
@@ -53,50 +55,89 @@ constexpr boost::hana::tuple<Heads...> make_heads(const Heads&... heads) noexcep
 }
 
 /// A head can attend over X: its projections fit X's width and its queries and keys agree.
+namespace detail {
 template <class X, class Head>
-concept HeadFitsInput = requires(const X& x, const Head& head) {
-  self_attention(x, head.wq, head.wk, head.wv);
+struct head_rules;
+template <class X, class Wq, class Wk, class Wv>
+struct head_rules<X, attention_head<Wq, Wk, Wv>> {
+  using type = rules_of::self_attention<X, Wq, Wk, Wv>;
 };
+template <class Head>
+struct head_value_width;
+template <class Wq, class Wk, class Wv>
+struct head_value_width<attention_head<Wq, Wk, Wv>> {
+  static constexpr auto value = Wv::col_extent;
+};
+}  // namespace detail
+
+namespace rules_of {
+/// Per-head form: every head's self-attention rules, head by head.
+template <class X, class... Heads>
+using per_head_attention = detail::join_t<typename detail::head_rules<X, Heads>::type...>;
+/// Per-head form with W_o: the heads' rules, then W_o against the concatenated value widths.
+template <class X, class Wo, class... Heads>
+using per_head_attention_wo = detail::join_t<
+    per_head_attention<X, Heads...>, detail::rule_list<rule::same_elements<X, Wo>>,
+    output_projection<detail::joined_extent<detail::head_value_width<Heads>::value...>(), Wo>>;
+}  // namespace rules_of
+
+/// A head fits the input X when self_attention(X, Wq, Wk, Wv) does.
+template <class X, class Head>
+concept HeadFitsInput = rules_hold<typename detail::head_rules<X, Head>::type>;
 
 /// Each head's output Z_i = self_attention(X, W_i^Q, W_i^K, W_i^V), as a Hana tuple.
-template <class T, extent N, extent DM, class... Heads>
-  requires(HeadFitsInput<matrix<T, N, DM>, Heads> && ...)
-constexpr auto head_outputs(const matrix<T, N, DM>& x, const boost::hana::tuple<Heads...>& heads) noexcept {
+template <Matrix X, class... Heads>
+  requires rules_hold<rules_of::per_head_attention<X, Heads...>>
+constexpr auto head_outputs(const X& x, const boost::hana::tuple<Heads...>& heads) noexcept {
   return boost::hana::transform(heads, [&x](const auto& head) {
     return self_attention(x, head.wq, head.wk, head.wv);
   });
 }
 
+/// Shape error of head_outputs(x, heads): the first broken rule of the first head that breaks one.
+template <Matrix X, class... Heads>
+decltype(detail::first_failure<rules_of::per_head_attention<X, Heads...>>::error()) head_outputs(
+    const X& x, const boost::hana::tuple<Heads...>& heads) noexcept;
+
 /// Each head's attention weights softmax(Q_i·K_iᵀ / √d_k) (n x n), as a Hana tuple.
-template <class T, extent N, extent DM, class... Heads>
-  requires(HeadFitsInput<matrix<T, N, DM>, Heads> && ...)
-constexpr auto head_weights(const matrix<T, N, DM>& x, const boost::hana::tuple<Heads...>& heads) noexcept {
+template <Matrix X, class... Heads>
+  requires rules_hold<rules_of::per_head_attention<X, Heads...>>
+constexpr auto head_weights(const X& x, const boost::hana::tuple<Heads...>& heads) noexcept {
   return boost::hana::transform(heads, [&x](const auto& head) {
     return attention_weights(matmul(x, head.wq), matmul(x, head.wk));
   });
 }
 
+/// Shape error of head_weights(x, heads).
+template <Matrix X, class... Heads>
+decltype(detail::first_failure<rules_of::per_head_attention<X, Heads...>>::error()) head_weights(
+    const X& x, const boost::hana::tuple<Heads...>& heads) noexcept;
+
 /// Multi-head self-attention, per-head form, without output projection: the heads' outputs
 /// side by side, n x (d_v0 + d_v1 + ...).
-template <class T, extent N, extent DM, class... Heads>
-  requires(HeadFitsInput<matrix<T, N, DM>, Heads> && ...)
-constexpr auto multi_head_attention(const matrix<T, N, DM>& x, const boost::hana::tuple<Heads...>& heads) noexcept {
-  return boost::hana::unpack(head_outputs(x, heads),
-                             [](const auto&... z) { return hconcat(z...); });
+template <Matrix X, class... Heads>
+  requires rules_hold<rules_of::per_head_attention<X, Heads...>>
+constexpr auto multi_head_attention(const X& x, const boost::hana::tuple<Heads...>& heads) noexcept {
+  return boost::hana::unpack(head_outputs(x, heads), [](const auto&... z) { return hconcat(z...); });
 }
+
+/// Shape error of multi_head_attention(x, heads).
+template <Matrix X, class... Heads>
+decltype(detail::first_failure<rules_of::per_head_attention<X, Heads...>>::error()) multi_head_attention(
+    const X& x, const boost::hana::tuple<Heads...>& heads) noexcept;
 
 /// Multi-head self-attention, per-head form: Concat(Z_0, Z_1, ...)·W_o. W_o has one row per
 /// concatenated column; the result is n x d_out.
-template <class T, extent N, extent DM, class... Heads, extent WoR, extent DO>
-  requires(HeadFitsInput<matrix<T, N, DM>, Heads> && ...) &&
-          OutputProjectionFitsHeads<std::remove_cvref_t<decltype(multi_head_attention(
-                                        std::declval<const matrix<T, N, DM>&>(),
-                                        std::declval<const boost::hana::tuple<Heads...>&>()))>::col_extent,
-                                    WoR>
-constexpr matrix<T, N, DO> multi_head_attention(const matrix<T, N, DM>& x,
-                                                const boost::hana::tuple<Heads...>& heads,
-                                                const matrix<T, WoR, DO>& wo) noexcept {
+template <Matrix X, class... Heads, Matrix Wo>
+  requires rules_hold<rules_of::per_head_attention_wo<X, Wo, Heads...>>
+constexpr matrix<detail::element_of<X>, X::row_extent, Wo::col_extent> multi_head_attention(
+    const X& x, const boost::hana::tuple<Heads...>& heads, const Wo& wo) noexcept {
   return matmul(multi_head_attention(x, heads), wo);
 }
+
+/// Shape error of multi_head_attention(x, heads, wo).
+template <Matrix X, class... Heads, Matrix Wo>
+decltype(detail::first_failure<rules_of::per_head_attention_wo<X, Wo, Heads...>>::error()) multi_head_attention(
+    const X& x, const boost::hana::tuple<Heads...>& heads, const Wo& wo) noexcept;
 
 }  // namespace cxmat

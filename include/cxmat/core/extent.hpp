@@ -179,4 +179,4 @@ inline constexpr auto common_extent_v = detail::common_extent<A, B>();
   struct id##_dim {                                  \
     static constexpr const char* name = #id;         \
   };                                                 \
-  inline constexpr ::cxmat::extent<id##_dim> id { size_value }
+  inline constexpr ::cxmat::extent<id##_dim> id { size_value } /* NOLINT(bugprone-macro-parentheses): a name */

@@ -97,7 +97,7 @@ concept SquareMatrix = Matrix<M> && compatible_extents<std::remove_cvref_t<M>::r
 /// Two matrices of the same element type and compatible shapes are equal when every element is.
 /// (Exact comparison; see approx_equal for floating-point results.)
 template <class T, extent R1, extent C1, extent R2, extent C2>
-  requires SameShape<R1, C1, R2, C2>
+  requires rules_hold<rules_of::compare<R1, C1, R2, C2>>
 constexpr bool operator==(const matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b) noexcept {
   for (std::size_t i = 0; i < R1.size; ++i) {
     for (std::size_t j = 0; j < C1.size; ++j) {
@@ -109,15 +109,14 @@ constexpr bool operator==(const matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b
 
 /// Shape error: a == b with different shapes (or names) names the rule it breaks.
 template <class T, extent R1, extent C1, extent R2, extent C2>
-  requires(!SameShape<R1, C1, R2, C2>)
-shape_error::elementwise_shapes_must_match<dim_of<R1>, dim_of<C1>, dim_of<R2>, dim_of<C2>> operator==(
+decltype(detail::first_failure<rules_of::compare<R1, C1, R2, C2>>::error()) operator==(
     const matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b) noexcept;
 
 /// The same values typed with the dimensions R2 x C2: `with_dims<n, d_model>(X)` names the rows
 /// n and the columns d_model of a plain 2 x 4 matrix. The sizes must be equal, and a name may be
 /// added to an unnamed dimension or dropped, never changed into another name.
 template <extent R2, extent C2, class T, extent R, extent C>
-  requires SameShape<R, C, R2, C2>
+  requires rules_hold<rules_of::with_dims<R, C, R2, C2>>
 constexpr matrix<T, R2, C2> with_dims(const matrix<T, R, C>& m) noexcept {
   matrix<T, R2, C2> out{};
   for (std::size_t i = 0; i < R.size; ++i) {
@@ -128,8 +127,7 @@ constexpr matrix<T, R2, C2> with_dims(const matrix<T, R, C>& m) noexcept {
 
 /// Shape error: with_dims<R2, C2>(m) with other sizes, or renaming a named dimension.
 template <extent R2, extent C2, class T, extent R, extent C>
-  requires(!SameShape<R, C, R2, C2>)
-shape_error::with_dims_must_keep_sizes_and_names<dim_of<R>, dim_of<C>, dim_of<R2>, dim_of<C2>> with_dims(
+decltype(detail::first_failure<rules_of::with_dims<R, C, R2, C2>>::error()) with_dims(
     const matrix<T, R, C>& m) noexcept;
 
 /// A matrix with every element equal to `value`.

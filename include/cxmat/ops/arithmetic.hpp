@@ -16,7 +16,7 @@ namespace cxmat {
 ///
 /// Each element sums over k in increasing order (see detail/matmul_kernel.hpp).
 template <class T, extent R, extent K1, extent K2, extent C>
-  requires InnerExtentsMatch<K1, K2>
+  requires rules_hold<rules_of::matmul<T, K1, K2>>
 constexpr matrix<T, R, C> matmul(const matrix<T, R, K1>& a, const matrix<T, K2, C>& b) noexcept {
   matrix<T, R, C> out{};
   detail::matmul_kernel(a.elems, b.elems, out.elems);
@@ -26,22 +26,20 @@ constexpr matrix<T, R, C> matmul(const matrix<T, R, K1>& a, const matrix<T, K2, 
 /// Shape error: matmul(a, b) with a.cols != b.rows (or differently named) reports
 /// shape_error::matmul_a_cols_must_equal_b_rows<a.cols, b.rows>.
 template <class T, extent R, extent K1, extent K2, extent C>
-  requires(!InnerExtentsMatch<K1, K2>)
-shape_error::matmul_a_cols_must_equal_b_rows<dim_of<K1>, dim_of<K2>> matmul(const matrix<T, R, K1>& a,
-                                                                            const matrix<T, K2, C>& b) noexcept;
+decltype(detail::first_failure<rules_of::matmul<T, K1, K2>>::error()) matmul(const matrix<T, R, K1>& a,
+                                                                        const matrix<T, K2, C>& b) noexcept;
 
 /// a * b is matmul(a, b).
 template <class T, extent R, extent K1, extent K2, extent C>
-  requires InnerExtentsMatch<K1, K2>
+  requires rules_hold<rules_of::matmul<T, K1, K2>>
 constexpr matrix<T, R, C> operator*(const matrix<T, R, K1>& a, const matrix<T, K2, C>& b) noexcept {
   return matmul(a, b);
 }
 
 /// Shape error: a * b with a.cols != b.rows, reported as for matmul(a, b).
 template <class T, extent R, extent K1, extent K2, extent C>
-  requires(!InnerExtentsMatch<K1, K2>)
-shape_error::matmul_a_cols_must_equal_b_rows<dim_of<K1>, dim_of<K2>> operator*(const matrix<T, R, K1>& a,
-                                                                               const matrix<T, K2, C>& b) noexcept;
+decltype(detail::first_failure<rules_of::matmul<T, K1, K2>>::error()) operator*(const matrix<T, R, K1>& a,
+                                                                        const matrix<T, K2, C>& b) noexcept;
 
 /// Transpose: R x C -> C x R (names swap with the sizes).
 template <class T, extent R, extent C>
@@ -55,7 +53,7 @@ constexpr matrix<T, C, R> transpose(const matrix<T, R, C>& a) noexcept {
 
 /// Elementwise sum; both operands have the same shape (and names). Names: the named one wins.
 template <class T, extent R1, extent C1, extent R2, extent C2>
-  requires SameShape<R1, C1, R2, C2>
+  requires rules_hold<rules_of::elementwise<T, R1, C1, R2, C2>>
 constexpr auto operator+(const matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b) noexcept {
   matrix<T, common_extent_v<R1, R2>, common_extent_v<C1, C2>> out{};
   for (std::size_t i = 0; i < R1.size; ++i) {
@@ -66,13 +64,12 @@ constexpr auto operator+(const matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b)
 
 /// Shape error: a + b with different shapes (or names).
 template <class T, extent R1, extent C1, extent R2, extent C2>
-  requires(!SameShape<R1, C1, R2, C2>)
-shape_error::elementwise_shapes_must_match<dim_of<R1>, dim_of<C1>, dim_of<R2>, dim_of<C2>> operator+(
+decltype(detail::first_failure<rules_of::elementwise<T, R1, C1, R2, C2>>::error()) operator+(
     const matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b) noexcept;
 
 /// Elementwise difference; both operands have the same shape.
 template <class T, extent R1, extent C1, extent R2, extent C2>
-  requires SameShape<R1, C1, R2, C2>
+  requires rules_hold<rules_of::elementwise<T, R1, C1, R2, C2>>
 constexpr auto operator-(const matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b) noexcept {
   matrix<T, common_extent_v<R1, R2>, common_extent_v<C1, C2>> out{};
   for (std::size_t i = 0; i < R1.size; ++i) {
@@ -83,8 +80,7 @@ constexpr auto operator-(const matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b)
 
 /// Shape error: a - b with different shapes (or names).
 template <class T, extent R1, extent C1, extent R2, extent C2>
-  requires(!SameShape<R1, C1, R2, C2>)
-shape_error::elementwise_shapes_must_match<dim_of<R1>, dim_of<C1>, dim_of<R2>, dim_of<C2>> operator-(
+decltype(detail::first_failure<rules_of::elementwise<T, R1, C1, R2, C2>>::error()) operator-(
     const matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b) noexcept;
 
 /// Elementwise negation.

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/core/shape_rules.hpp>
 #include <cxmat/kernels/softmax.hpp>
 
 namespace cxmat {
@@ -15,6 +16,7 @@ namespace cxmat {
 /// Non-finite input has defined results: a row with NaN is all NaN; +inf entries share the row
 /// equally; a row of -inf (fully masked) is all zeros. Shape R x C -> R x C.
 template <class T, extent R, extent C>
+  requires rules_hold<rules_of::softmax_rows<T>>
 constexpr matrix<T, R, C> softmax_rows(const matrix<T, R, C>& m) noexcept {
   matrix<T, R, C> out = m;
   if constexpr (detail::has_runtime_softmax<T>) {
@@ -27,5 +29,9 @@ constexpr matrix<T, R, C> softmax_rows(const matrix<T, R, C>& m) noexcept {
   for (std::size_t i = 0; i < R.size; ++i) detail::softmax_row(out.elems[i], detail::fixed_length<C.size>{});
   return out;
 }
+
+/// Element-type error: softmax_rows of an integer matrix (the weights would truncate to 0 and 1).
+template <class T, extent R, extent C>
+decltype(detail::first_failure<rules_of::softmax_rows<T>>::error()) softmax_rows(const matrix<T, R, C>& m) noexcept;
 
 }  // namespace cxmat

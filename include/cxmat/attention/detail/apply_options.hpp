@@ -104,10 +104,6 @@ template <projection P, class T, extent R, extent C, class O>
 constexpr void add_projection_bias(matrix<T, R, C>& /*m*/, const O& /*option*/) noexcept {}
 template <projection P, class T, extent R, extent C, extent W>
 constexpr void add_projection_bias(matrix<T, R, C>& m, const projection_bias<P, T, W>& b) noexcept {
-  static_assert(compatible_extents<W, C>,
-                "projection bias: the bias row must be as wide as the projection it is added to "
-                "(query_bias: width of X_q·W_q, key_bias: of X_kv·W_k, value_bias: of X_kv·W_v, "
-                "output_bias: of the output)");
   for (std::size_t i = 0; i < R.size; ++i) {
     for (std::size_t j = 0; j < C.size; ++j) m.elems[i][j] += b.values.elems[0][j];
   }

@@ -5,6 +5,7 @@
 #include <cstddef>
 
 #include <cxmat/attention/options.hpp>
+#include <cxmat/attention/rules.hpp>
 #include <cxmat/attention/detail/apply_options.hpp>
 #include <cxmat/kernels/attention.hpp>
 #include <cxmat/core/extent.hpp>
@@ -23,10 +24,6 @@ struct store_head_weights {
   }
 };
 
-// The width of H heads of width VW / H_kv side by side (named H*(VW/H_kv) when VW is named, which
-// simplifies back to VW's name when H = H_kv).
-template <std::size_t H, std::size_t Hkv, auto VW>
-inline constexpr auto concat_width = times_v<H, divided_v<VW, Hkv>>;
 
 // Query head h attends with key/value head h / (H / H_kv), using column blocks of q, k, v, and
 // writes column block h of out. A plain loop over heads: equal-width heads need no type-level
@@ -50,13 +47,13 @@ constexpr void grouped_heads(const T (&q)[L][QW], const T (&k)[S][KW], const T (
 }
 
 // Heads over already projected Q (L x H·d_k), K (S x H_kv·d_k), V (S x H_kv·d_v), with options.
-template <std::size_t H, std::size_t Hkv, class T, extent L, extent S, extent QW, extent KW, extent VW, class Weights,
-          class... O>
-constexpr auto heads_of_projections(const matrix<T, L, QW>& q, const matrix<T, S, KW>& k, const matrix<T, S, VW>& v,
+template <std::size_t H, std::size_t Hkv, class T, extent L, extent S1, extent S2, extent QW, extent KW, extent VW,
+          class Weights, class... O>
+constexpr auto heads_of_projections(const matrix<T, L, QW>& q, const matrix<T, S1, KW>& k, const matrix<T, S2, VW>& v,
                                     Weights* weights, const O&... opts) noexcept {
   matrix<T, L, concat_width<H, Hkv, VW>> out{};
   grouped_heads<H, Hkv>(q.elems, k.elems, v.elems, out.elems, score_divisor<T, O...>(QW.size / H),
-                        make_score_mod<T>(L.size, S.size, opts...), weights);
+                        make_score_mod<T>(L.size, S1.size, opts...), weights);
   return out;
 }
 

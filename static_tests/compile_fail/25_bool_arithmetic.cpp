@@ -1,0 +1,14 @@
+// Mistake: Multiplying two boolean masks as if they were numbers.
+// Rule: arithmetic: bool matrices are masks, not numbers; pass them to mask() or key_padding().
+// Expect: arithmetic_needs_numbers_not_bool<bool>
+#include <cxmat/cxmat.hpp>
+
+constexpr cxmat::matrix<bool, 2, 2> allowed{{{true, false}, {true, true}}};
+constexpr cxmat::matrix<double, 2, 2> Q{{{1, 0}, {0, 1}}};
+
+#ifdef CXMAT_COMPILE_FAIL
+constexpr auto both = cxmat::matmul(allowed, allowed);
+#else
+constexpr auto w = cxmat::attention_weights(Q, Q, cxmat::mask(allowed));
+static_assert(w(0, 0) == 1.0 && w(0, 1) == 0.0);
+#endif

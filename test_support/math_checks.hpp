@@ -1,0 +1,193 @@
+// Checks of cxmat::exp and cxmat::sqrt written as constexpr bool functions, so the same property
+// is asserted at compile time (static_tests/math) and at run time (runtime_tests/math).
+// Expected values come from MPFR (reference_values.hpp) or are exact by definition.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <limits>
+
+#include "cxmat/math.hpp"
+#include "test_support/reference_values.hpp"
+
+namespace cxmat_test {
+
+// The checks take their inputs through `L launder`: identity in constant expressions, and an
+// opaque copy in the run-time tests so that the optimizer cannot fold the calls away.
+// `normal_only` skips references whose result is subnormal (for -ffast-math builds, whose
+// start-up code makes the FPU flush subnormal results to zero).
+struct plain {
+  template <class T>
+  constexpr T operator()(T x) const {
+    return x;
+  }
+};
+
+template <class T>
+constexpr bool is_nan(T x) {
+  return !(x == x);
+}
+
+// Bitwise equality (so +0 and -0 differ); long double compares value and sign (the sign of a
+// zero through an exact conversion to double), since its padding bits cannot be bit_cast in a
+// constant expression.
+template <class T>
+constexpr bool same_bits(T a, T b) {
+  if constexpr (sizeof(T) == 8) {
+    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+  } else if constexpr (sizeof(T) == 4) {
+    return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+  } else {
+    const auto sign = [](T v) {
+      return std::bit_cast<std::uint64_t>(static_cast<double>(v)) >> 63;
+    };
+    return (is_nan(a) && is_nan(b)) || (a == b && sign(a) == sign(b));
+  }
+}
+
+template <class T>
+constexpr bool is_plus_zero(T x) {
+  return same_bits(x, T{0});
+}
+
+// Spacing of T at v > 0 (the subnormal spacing below the normal range), by exact scaling.
+template <class T>
+constexpr T ulp_of(T v) {
+  using lim = std::numeric_limits<T>;
+  if (v < lim::min()) return lim::denorm_min();
+  T p = 1;
+  while (p * 0x1p64L <= v) p *= static_cast<T>(0x1p64L);
+  while (p > v) p /= 2;
+  while (p * 2 <= v) p *= 2;
+  return p * lim::epsilon();
+}
+
+// y is cr, or the neighbour of cr towards the exact value with an error within `bound` ulps.
+// `err` is (cr - exact) in ulps, from MPFR.
+template <class T>
+constexpr bool within(T y, T cr, double err, double bound) {
+  if (same_bits(y, cr)) return err <= bound && -err <= bound;
+  const T step = err > 0 ? -ulp_of(cr) : ulp_of(cr);  // exact is on the other side of cr
+  const double e = err > 0 ? err : -err;
+  return y == cr + step && 1 - e <= bound;
+}
+
+constexpr double exp_double_bound = 0.52;
+constexpr double exp_long_bound = 0.52;
+
+template <class L = plain>
+constexpr bool exp_double_references(L launder = {}, bool normal_only = false) {
+  for (const auto& r : exp_double_refs) {
+    if (normal_only && r.cr < std::numeric_limits<double>::min()) continue;
+    if (!within(cxmat::exp(launder(r.x)), r.cr, r.err, exp_double_bound)) return false;
+  }
+  return true;
+}
+template <class L = plain>
+constexpr bool exp_float_references(L launder = {}, bool normal_only = false) {  // correctly rounded
+  for (const auto& r : exp_float_refs) {
+    if (normal_only && r.cr < std::numeric_limits<float>::min()) continue;
+    if (!same_bits(cxmat::exp(launder(r.x)), r.cr)) return false;
+  }
+  return true;
+}
+template <class L = plain>
+constexpr bool sqrt_double_references(L launder = {}, bool normal_only = false) {
+  for (const auto& r : sqrt_double_refs) {
+    if (normal_only && r.x < std::numeric_limits<double>::min()) continue;
+    if (!same_bits(cxmat::sqrt(launder(r.x)), r.cr)) return false;
+  }
+  return true;
+}
+template <class L = plain>
+constexpr bool sqrt_float_references(L launder = {}, bool normal_only = false) {
+  for (const auto& r : sqrt_float_refs) {
+    if (normal_only && r.x < std::numeric_limits<float>::min()) continue;
+    if (!same_bits(cxmat::sqrt(launder(r.x)), r.cr)) return false;
+  }
+  return true;
+}
+// The long double references are for the x87 80-bit format only.
+constexpr bool long_double_is_x87 = std::numeric_limits<long double>::digits == 64;
+template <class L = plain>
+constexpr bool exp_long_references(L launder = {}, bool normal_only = false) {
+  if constexpr (long_double_is_x87) {
+    for (const auto& r : exp_long_refs) {
+      if (normal_only && r.cr < std::numeric_limits<long double>::min()) continue;
+      if (!within(cxmat::exp(launder(r.x)), r.cr, r.err, exp_long_bound)) return false;
+    }
+  }
+  return true;
+}
+template <class L = plain>
+constexpr bool sqrt_long_references(L launder = {}, bool normal_only = false) {
+  if constexpr (long_double_is_x87) {
+    for (const auto& r : sqrt_long_refs) {
+      if (normal_only && r.x < std::numeric_limits<long double>::min()) continue;
+      if (!same_bits(cxmat::sqrt(launder(r.x)), r.cr)) return false;
+    }
+  }
+  return true;
+}
+
+// Special values of exp, for T in {float, double, long double}.
+template <class T, class L = plain>
+constexpr bool exp_special_values(L launder = {}) {
+  using lim = std::numeric_limits<T>;
+  const auto exp = [&](T x) { return cxmat::exp(launder(x)); };
+  const T inf = lim::infinity();
+  return same_bits(exp(T{0}), T{1}) && same_bits(exp(-T{0}), T{1}) &&
+         same_bits(exp(inf), inf) && is_plus_zero(exp(-inf)) &&
+         is_nan(exp(lim::quiet_NaN())) && is_nan(exp(-lim::quiet_NaN())) &&
+         same_bits(exp(lim::max()), inf) && is_plus_zero(exp(-lim::max())) &&
+         is_plus_zero(exp(T{-20000})) && same_bits(exp(T{20000}), inf) &&
+         same_bits(exp(lim::denorm_min()), T{1}) &&
+         same_bits(exp(-lim::denorm_min()), T{1});
+}
+
+// The thresholds: the largest argument with a finite result and the smallest with a non-zero
+// one (from MPFR, see exp_table.hpp), and their neighbours outside.
+template <class L = plain>
+constexpr bool exp_thresholds(L launder = {}) {
+  using cxmat::detail::exp_overflow_d, cxmat::detail::exp_underflow_d;
+  using cxmat::detail::exp_overflow_f, cxmat::detail::exp_underflow_f;
+  const double dinf = std::numeric_limits<double>::infinity();
+  const float finf = std::numeric_limits<float>::infinity();
+  const auto up = [](double v) { return std::bit_cast<double>(std::bit_cast<std::uint64_t>(v) + 1); };
+  const auto upf = [](float v) { return std::bit_cast<float>(std::bit_cast<std::uint32_t>(v) + 1); };
+  return cxmat::exp(launder(exp_overflow_d)) <= std::numeric_limits<double>::max() &&
+         cxmat::exp(launder(exp_overflow_d)) > 0x1.fffffffffff00p+1023 &&
+         same_bits(cxmat::exp(launder(up(exp_overflow_d))), dinf) &&
+         same_bits(cxmat::exp(launder(exp_underflow_d)), 0x1p-1074) &&
+         is_plus_zero(cxmat::exp(launder(up(exp_underflow_d)))) &&  // up() of a negative moves away from 0
+         cxmat::exp(launder(exp_overflow_f)) <= std::numeric_limits<float>::max() &&
+         same_bits(cxmat::exp(launder(upf(exp_overflow_f))), finf) &&
+         same_bits(cxmat::exp(launder(exp_underflow_f)), 0x1p-149f) &&
+         is_plus_zero(cxmat::exp(launder(upf(exp_underflow_f))));
+}
+
+template <class T, class L = plain>
+constexpr bool sqrt_special_values(L launder = {}) {
+  using lim = std::numeric_limits<T>;
+  const auto sqrt = [&](T x) { return cxmat::sqrt(launder(x)); };
+  return same_bits(sqrt(T{0}), T{0}) && same_bits(sqrt(-T{0}), -T{0}) &&
+         same_bits(sqrt(lim::infinity()), lim::infinity()) &&
+         is_nan(sqrt(lim::quiet_NaN())) && same_bits(sqrt(T{4}), T{2}) &&
+         same_bits(sqrt(T{1}), T{1}) && same_bits(sqrt(static_cast<T>(0x1p-148L)), static_cast<T>(0x1p-74L));
+}
+
+// The hot path of cxmat::exp(double) and the kernel shared with the special path must be the
+// same arithmetic (they are written once, as macros; this catches a divergence anyway).
+constexpr bool exp_paths_agree() {
+  const double xs[] = {-511.9, -300.25, -1.5, -0x1p-50, 0x1p-54, 0.75, 3.0, 88.5, 511.99};
+  for (double x : xs) {
+    const cxmat::detail::exp_reduced e = cxmat::detail::exp_reduce(x);
+    if (!same_bits(cxmat::exp(x),
+                   cxmat::detail::exp_combine(std::bit_cast<double>(e.sbits), e.tmp))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace cxmat_test
