@@ -164,7 +164,7 @@ it computes the numbers too (`constexpr`), so a `static_assert` can check them. 
    your file.
 
 `CXX=clang++-19 bash scripts/exercise.sh NN` uses another compiler; `bash scripts/exercise.sh NN
-my_try.cpp` checks another file against exercise NN. Every exercise takes a few minutes, and each
+my_try.cpp` checks another file against exercise NN. Each exercise is one small change, and each
 builds on the one before. The numbers the checks compare with are computed without cxmat, by hand
 or with numpy (`exercises/reference/answers.py`, which writes `exercises/answers.hpp`).
 
