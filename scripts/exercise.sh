@@ -57,10 +57,11 @@ list_exercises() {
 }
 
 # The lines of the compiler's output that explain the failure: the errors, the broken rule
-# (constraint notes of g++ and clang++), and the hint quoted from cxmat's shape-error declarations.
-# Paths are shortened to a file name or cxmat/<header>; long lines are cut.
+# (constraint notes of g++ and clang++), the values of a failed comparison (clang++), and the
+# hint quoted from cxmat's shape-error declarations. Paths are shortened to a file name or
+# cxmat/<header>; long lines are cut.
 lines_that_matter() {
-  grep -E ': (fatal )?error: |required for the satisfaction of|note: because |note: the expression .* evaluated to|^ *[0-9]* *\| *struct [a-z_0-9]+;  //|^struct [a-z_0-9]+;  //' |
+  grep -E ': (fatal )?error: |required for the satisfaction of|note: because |note: the expression .* evaluated to|note: expression evaluates to|^ *[0-9]* *\| *struct [a-z_0-9]+;  //|^struct [a-z_0-9]+;  //' |
     sed -E -e 's#[^ '"'"'"(]*/include/(cxmat/[A-Za-z0-9_/.]+\.hpp)(:[0-9]+)?(:[0-9]+)?#\1#g' \
            -e 's#(^|[ '"'"'"(])(/|\./|\.\./)[^ '"'"'"(:]*/([A-Za-z0-9_.+-]+\.(cpp|hpp|h))#\1\3#g' \
            -e 's#^ *[0-9]* *\| *(struct [a-z_0-9]+;  //)#cxmat says: \1#' \
