@@ -204,7 +204,7 @@ READING = """\
 The compiler's first lines are what matters; `scripts/exercise.sh` shows those. Three kinds of
 failure come up in the exercises:
 
-**A shape error** (exercises 01, 02, 06, 08-10, 12). The first line names the operation and the
+**A shape error** (exercises %(shape)s). The first line names the operation and the
 rule it breaks, `cxmat::shape_error::<operation>_<rule>`, followed by the dimensions involved as
 `cxmat::dim<size, name>`: `cxmat::anonymous` for a plain size, `d_k_dim` for a dimension named
 d_k. `matmul_a_cols_must_equal_b_rows<cxmat::dim<2, cxmat::anonymous>, cxmat::dim<3, cxmat::anonymous>>`
@@ -212,11 +212,11 @@ reads "in matmul(a, b), a has 2 columns and b has 3 rows, and they must be equal
 after it quotes the rule's declaration in cxmat, whose comment is a hint (`Q·Kᵀ is matmul(Q,
 transpose(K))`). The checker shows it as `cxmat says:`.
 
-**A failed check** (exercises 03-05, 07, 11, 14). The file compiles as C++, but a `static_assert`
+**A failed check** (exercises %(check)s). The file compiles as C++, but a `static_assert`
 at the end finds a wrong number or shape: `static assertion failed: <the check's own words>`.
 clang++ also prints the condition that was false (`due to requirement '...'`).
 
-**A broken constraint** (exercise 13). Some functions report a shape mistake as "no matching
+**A broken constraint** (exercise %(constraint)s). Some functions report a shape mistake as "no matching
 function for call", and the lines to look for follow: `required for the satisfaction of
 '<Rule>'` (g++) or `because '<Rule><...>' evaluated to false` (clang++) name the rule, here
 `HeadsDivideWidth`: the number of heads must divide the width. g++ 12 prints the width there
@@ -229,8 +229,21 @@ Here is the whole output of three start files, as each compiler prints it (paths
 """
 
 
+def kind_of(ex):
+    """How the start file fails, from its expected message."""
+    if "shape_error::" in ex.expect:
+        return "shape"
+    if "static.assert" in ex.expect:
+        return "check"
+    return "constraint"
+
+
+KIND_WORDS = {"shape": "a shape error", "check": "a failed check", "constraint": "a broken constraint"}
+
+
 def render(exercises, labels, blocks):
-    out = [INTRO % {"labels": " | ".join(labels)}, READING]
+    kinds = {k: ", ".join(ex.number for ex in exercises if kind_of(ex) == k) for k in KIND_WORDS}
+    out = [INTRO % {"labels": " | ".join(labels)}, READING % kinds]
     by_number = {ex.number: ex for ex in exercises}
     for number, kind in FULL_OUTPUTS:
         ex = by_number[number]
@@ -242,9 +255,7 @@ def render(exercises, labels, blocks):
     out.append("## The path\n")
     out.append("| # | exercise | the start file fails with |\n|---|---|---|")
     for ex in exercises:
-        kind = "a shape error" if "shape_error::" in ex.expect else (
-            "a broken constraint" if "HeadsDivideWidth" in ex.expect else "a failed check")
-        out.append("| %s | [%s](#%s) | %s |" % (ex.number, ex.title, anchor(ex), kind))
+        out.append("| %s | [%s](#%s) | %s |" % (ex.number, ex.title, anchor(ex), KIND_WORDS[kind_of(ex)]))
     out.append("")
     for ex in exercises:
         out.append("### %s · %s\n" % (ex.number, ex.title))
