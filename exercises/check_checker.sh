@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Tests scripts/exercise.sh on one exercise, as a student runs it: on the start file it must say
+# NOT YET, show a line that matches the exercise's expect.txt, and print the hint; on the
+# solution it must say PASS; on the solution without its checks it must refuse.
+#   bash exercises/check_checker.sh <exercise folder> <compiler> [extra flags]
+set -u
+dir="$1"
+export CXX="$2"
+export CXMAT_EXERCISE_FLAGS="${3:-}"
+checker="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/exercise.sh"
+number="$(basename "$dir" | cut -c1-2)"
+fail() { echo "FAILED: $*"; exit 1; }
+
+out="$(bash "$checker" "$number" "$dir/start.cpp" 2>&1)"
+status=$?
+printf '%s\n' "$out"
+[[ $status -eq 1 ]] || fail "start.cpp: the checker exited with $status, expected 1 (not yet)"
+grep -q '^NOT YET: it does not compile' <<<"$out" || fail "start.cpp: the checker did not say NOT YET for a compile error"
+grep -qE -- "$(head -n1 "$dir/expect.txt")" <<<"$out" || fail "start.cpp: no line shown matches expect.txt"
+grep -qF -- "$(head -n1 "$dir/hint.txt")" <<<"$out" || fail "start.cpp: the hint is not printed"
+
+out="$(bash "$checker" "$number" "$dir/solution.cpp" 2>&1)"
+status=$?
+printf '%s\n' "$out"
+[[ $status -eq 0 ]] || fail "solution.cpp: the checker exited with $status, expected 0"
+grep -q '^PASS: ' <<<"$out" || fail "solution.cpp: the checker did not say PASS"
+# The solution without its checks would compile: the checker must refuse it, not say PASS.
+stripped="$(mktemp "${TMPDIR:-/tmp}/cxmat_exercise_XXXXXX.cpp")"
+trap 'rm -f "$stripped"' EXIT
+sed '/^\/\/ ---- The checks/,$d' "$dir/solution.cpp" >"$stripped"
+out="$(bash "$checker" "$number" "$stripped" 2>&1)"
+status=$?
+printf '%s\n' "$out"
+[[ $status -eq 1 ]] || fail "solution.cpp without its checks: the checker exited with $status, expected 1"
+grep -q '^NOT YET: the checks at the end of the file were changed' <<<"$out" ||
+  fail "solution.cpp without its checks: the checker did not notice"
+
+echo "checker: exercise $number behaves"

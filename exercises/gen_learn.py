@@ -1,0 +1,345 @@
+#!/usr/bin/env python3
+"""Generates docs/learn.md, "Learn attention with cxmat", from the exercises and from real compiler
+runs, and checks that it is current.
+
+The page is the text below (the introduction, the names of the shapes, how to read an error),
+each exercise's README.md, and for each exercise and compiler what `scripts/exercise.sh` shows
+for the start file: the lines of the compiler's output that matter. "How to read an error" also
+shows the compiler's whole output for three start files. Nothing on the page that a compiler
+printed is typed by hand.
+
+Generate (with every compiler the page should show):
+    python3 exercises/gen_learn.py --compiler g++ --compiler clang++-19
+Check (CTest runs this with the build's compiler):
+    python3 exercises/gen_learn.py --check --compiler g++
+The check reruns the compiler given, rebuilds the page from those outputs and the outputs
+recorded for the other compilers, and fails if the page differs. It exits with 77 (skipped)
+when the page has no section for that compiler (e.g. another major version).
+
+Outputs are made deterministic as in static_tests/compile_fail/gen_shape_errors.py: LC_ALL=C,
+no colours, paths reduced to `cxmat/<header>` or a file name, and the line numbers of library
+headers removed (so editing a header does not stale the page unless the messages change).
+"""
+
+import argparse
+import concurrent.futures
+import difflib
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+INCLUDE = os.path.join(ROOT, "include")
+CHECKER = os.path.join(ROOT, "scripts", "exercise.sh")
+DOC = os.path.join(ROOT, "docs", "learn.md")
+SKIPPED = 77
+# Start files whose whole output "How to read an error" shows: a shape error (plain sizes), a
+# failed check, and a broken constraint.
+FULL_OUTPUTS = [("01", "a shape error"), ("04", "a failed check"), ("13", "a broken constraint")]
+FULL_SHOWN_LINES = 24
+
+
+def run(cmd, env_extra=None, cwd=None):
+    env = dict(os.environ, LC_ALL="C", LANG="C")
+    env.pop("GCC_COLORS", None)
+    env.update(env_extra or {})
+    try:
+        return subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True, check=False)
+    except OSError as e:
+        sys.exit("cannot run %s: %s" % (cmd[0], e))
+
+
+def compiler_label(cxx):
+    """'g++ 12' or 'clang++ 19', from the compiler itself."""
+    version_text = run([cxx, "--version"]).stdout
+    major = run([cxx, "-dumpversion"]).stdout.strip().split(".")[0]
+    if "clang" in version_text.lower():
+        return "clang++ " + major
+    if "Free Software Foundation" in version_text or "g++" in version_text or "GCC" in version_text:
+        return "g++ " + major
+    sys.exit("unknown compiler: " + cxx)
+
+
+class Exercise:
+    def __init__(self, path):
+        self.path = path
+        self.stem = os.path.basename(path)
+        self.number = self.stem[:2]
+        with open(os.path.join(path, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        first, _, body = readme.partition("\n")
+        m = re.match(r"^# (\d\d) · (.*)$", first)
+        if not m or m.group(1) != self.number:
+            sys.exit("%s/README.md: the first line must be '# %s · <title>'" % (path, self.number))
+        self.title = m.group(2)
+        # The statement without its "Check:" line (the page says how to check once).
+        self.body = re.sub(r"\n*Check: `bash scripts/exercise.sh \d+`\n*$", "\n", body).strip("\n")
+        with open(os.path.join(path, "expect.txt"), encoding="utf-8") as f:
+            self.expect = f.readline().rstrip("\n")
+
+
+LOCATION = re.compile(r"^(\S+?):\d+(?::\d+)?: (?:error|note|warning|fatal error)")
+GUTTER = re.compile(r"^(\s*)(\d+)( \| )")
+
+
+def normalize_path(line):
+    line = re.sub(r"[^\s'\"`(,]*?/include/(cxmat/[\w/.]+\.hpp)(:\d+)?(:\d+)?", r"\1", line)
+    return re.sub(r"(?<![\w.])(?:/|\.\./|\./)[^\s'\"`:(,]*/([\w.+-]+)", r"\1", line)
+
+
+def normalize(lines):
+    """Paths shortened; the gutter numbers of excerpts from library headers blanked."""
+    out, in_header = [], False
+    for line in lines:
+        m = LOCATION.match(line)
+        if m:
+            in_header = "/include/cxmat/" in m.group(1)
+        g = GUTTER.match(line)
+        if g and in_header:
+            line = g.group(1) + " " * len(g.group(2)) + g.group(3) + line[g.end():]
+        out.append(normalize_path(line).rstrip())
+    return out
+
+
+def checker_lines(cxx, flags, ex):
+    """What scripts/exercise.sh shows of the compiler's output for the start file."""
+    result = run(["bash", CHECKER, ex.number],  # the default file, exercises/NN_name/start.cpp
+                 {"CXX": cxx, "CXMAT_EXERCISE_FLAGS": " ".join(flags)})
+    text = result.stdout
+    if result.returncode != 1 or "The compiler says:" not in text:
+        sys.exit("%s with %s: the checker did not report a compile error:\n%s" % (ex.stem, cxx, text))
+    shown = text.split("The compiler says:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    if not any(re.search(ex.expect, l) for l in shown):
+        sys.exit("%s with %s: the lines shown do not match expect.txt (%s)" % (ex.stem, cxx, ex.expect))
+    return [l[2:] if l.startswith("  ") else l for l in shown]
+
+
+def full_output(cxx, flags, ex):
+    """The compiler's whole output for the start file, normalized, and its line count."""
+    cmd = [cxx, "-std=c++20", "-fsyntax-only", "-fdiagnostics-color=never", "-I", INCLUDE, "-I", HERE] + \
+        flags + ["start.cpp"]
+    result = run(cmd, cwd=ex.path)
+    if result.returncode == 0:
+        sys.exit("%s/start.cpp compiles with %s" % (ex.stem, cxx))
+    lines = result.stdout.splitlines()
+    shown = normalize(lines)
+    if len(shown) > FULL_SHOWN_LINES:
+        shown = shown[:FULL_SHOWN_LINES] + ["[... %d more lines]" % (len(lines) - FULL_SHOWN_LINES)]
+    return shown, len(lines)
+
+
+def block(key, label, text_lines, note=""):
+    return ("<!-- begin output %s | %s -->\n**%s**%s:\n\n```text\n%s\n```\n<!-- end output -->\n"
+            % (key, label, label, note, "\n".join(text_lines)))
+
+
+BLOCK = re.compile(r"<!-- begin output (\S+) \| (.+?) -->\n.*?<!-- end output -->\n", re.S)
+
+INTRO = """\
+# Learn attention with cxmat
+
+<!-- Generated by exercises/gen_learn.py from exercises/*/README.md and real compiler runs.
+     Do not edit: regenerate. -->
+<!-- compilers: %(labels)s -->
+
+Attention is a few matrix products and a softmax, and almost every mistake in it is a **shape**
+mistake: a product in the wrong order, a missing transpose, a mask written the wrong way round.
+cxmat keeps the shape of every matrix in its type, so the compiler checks the shapes for you, and
+it computes the numbers too (`constexpr`), so a `static_assert` can check them. The exercises in
+`exercises/` use that: **an exercise is done when its file compiles.** Nothing has to run.
+
+## How to work
+
+1. Install a compiler and Boost's headers once (Debian: `apt-get install g++ libboost-dev`;
+   `bash scripts/install-deps.sh` does it for the whole project).
+2. Read `exercises/NN_name/README.md`: what to do and what the shapes should be.
+3. Edit `exercises/NN_name/start.cpp` where it says `TODO`. The checks at the end stay as they are.
+4. Run `bash scripts/exercise.sh NN` from the top folder. It compiles your file and says **PASS**,
+   or shows the lines of the compiler's output that matter and a hint.
+5. Stuck? `bash scripts/exercise.sh --full NN` shows the whole output; `solution.cpp` is next to
+   your file.
+
+`CXX=clang++-19 bash scripts/exercise.sh NN` uses another compiler; `bash scripts/exercise.sh NN
+my_try.cpp` checks another file against exercise NN. Each exercise is one small change, and each
+builds on the one before. The numbers the checks compare with are computed without cxmat, by hand
+or with numpy (`exercises/reference/answers.py`, which writes `exercises/answers.hpp`).
+
+## The names of the shapes
+
+| name | what it counts | example |
+|---|---|---|
+| n | tokens in the sequence (self-attention: every token is a query and a key) | 3 in exercises 01-05 |
+| d_model | numbers per token, the width of X | 4 |
+| d_k | width of a query and of a key (they are compared, so it is one width) | 2 |
+| d_v | width of a value, and so of a head's output | 3 |
+| H | heads: H·d_k and H·d_v are the widths of all heads side by side | 2 in exercises 07-09 |
+| L | queries, when they are not the keys' tokens (cross-attention) | 2 in exercises 10, 12 |
+| S | keys and values (one value per key) | 3 in exercises 10, 12 |
+| H_kv | key/value heads shared by groups of query heads (grouped-query attention) | 2 in exercise 13 |
+
+The formulas, with their shapes:
+
+| step | formula | shape |
+|---|---|---|
+| projections | Q = X·W^Q, K = X·W^K, V = X·W^V | n x d_k, n x d_k, n x d_v |
+| scores | Q·Kᵀ / √d_k | L x S (n x n in self-attention) |
+| weights | softmax of each row of the scores | L x S, each row sums to 1 |
+| one head | weights·V | L x d_v |
+| H heads | Concat(Z_0, ..., Z_{H-1}) | n x (H·d_v) |
+| output | Concat(...)·W_o | n x d_out |
+
+A **named dimension** (`CXMAT_DIM(d_k, 2);`, exercise 06) carries its name in the type, so two
+dimensions of the same size but different meaning never mix: `cxmat::shape_text(m)` prints
+`2 x 2 (n x d_v)`, and the compiler's messages show `cxmat::dim<2, d_k_dim>`.
+
+"""
+
+READING = """\
+## How to read an error
+
+The compiler's first lines are what matters; `scripts/exercise.sh` shows those. Three kinds of
+failure come up in the exercises:
+
+**A shape error** (exercises %(shape)s). The first line names the operation and the
+rule it breaks, `cxmat::shape_error::<operation>_<rule>`, followed by the dimensions involved as
+`cxmat::dim<size, name>`: `cxmat::anonymous` for a plain size, `d_k_dim` for a dimension named
+d_k. `matmul_a_cols_must_equal_b_rows<cxmat::dim<2, cxmat::anonymous>, cxmat::dim<3, cxmat::anonymous>>`
+reads "in matmul(a, b), a has 2 columns and b has 3 rows, and they must be equal". The note
+after it quotes the rule's declaration in cxmat, whose comment is a hint (`Q·Kᵀ is matmul(Q,
+transpose(K))`). The checker shows it as `cxmat says:`.
+
+**A failed check** (exercises %(check)s). The file compiles as C++, but a `static_assert`
+at the end finds a wrong number or shape: `static assertion failed: <the check's own words>`.
+clang++ also prints the condition that was false (`due to requirement '...'`).
+
+**A broken constraint** (exercise %(constraint)s). Some functions report a shape mistake as "no matching
+function for call", and the lines to look for follow: `required for the satisfaction of
+'<Rule>'` (g++) or `because '<Rule><...>' evaluated to false` (clang++) name the rule, here
+`HeadsDivideWidth`: the number of heads must divide the width. g++ 12 prints the width there
+as a mangled symbol (`_ZTAX...`); the rule's name and `Hkv = 4` are the part to read.
+
+Every shape rule and the message it produces, for g++ and clang++, is in the
+[gallery of shape errors](shape_errors.md); [shapes.md](shapes.md) explains named dimensions.
+
+Here is the whole output of three start files, as each compiler prints it (paths shortened).
+"""
+
+
+def kind_of(ex):
+    """How the start file fails, from its expected message."""
+    if "shape_error::" in ex.expect:
+        return "shape"
+    if "static.assert" in ex.expect:
+        return "check"
+    return "constraint"
+
+
+KIND_WORDS = {"shape": "a shape error", "check": "a failed check", "constraint": "a broken constraint"}
+
+
+def render(exercises, labels, blocks):
+    kinds = {k: ", ".join(ex.number for ex in exercises if kind_of(ex) == k) for k in KIND_WORDS}
+    out = [INTRO % {"labels": " | ".join(labels)}, READING % kinds]
+    by_number = {ex.number: ex for ex in exercises}
+    for number, kind in FULL_OUTPUTS:
+        ex = by_number[number]
+        out.append("### %s: exercise %s (%s)\n" % (kind[0].upper() + kind[1:], number, ex.title))
+        for label in labels:
+            entry = blocks.get(("full-" + ex.stem, label))
+            out.append(entry or "<!-- begin output full-%s | %s -->\n**%s**: missing, regenerate the page "
+                       "with this compiler.\n<!-- end output -->\n" % (ex.stem, label, label))
+    out.append("## The path\n")
+    out.append("| # | exercise | the start file fails with |\n|---|---|---|")
+    for ex in exercises:
+        out.append("| %s | [%s](#%s) | %s |" % (ex.number, ex.title, anchor(ex), KIND_WORDS[kind_of(ex)]))
+    out.append("")
+    for ex in exercises:
+        out.append("### %s · %s\n" % (ex.number, ex.title))
+        out.append(re.sub(r"^#", "###", ex.body, flags=re.M) + "\n")
+        out.append("Files: `exercises/%s/` (`start.cpp`, `hint.txt`, `solution.cpp`). "
+                   "Check: `bash scripts/exercise.sh %d`. What the checker shows for the start file:\n"
+                   % (ex.stem, int(ex.number)))
+        for label in labels:
+            entry = blocks.get((ex.stem, label))
+            out.append(entry or "<!-- begin output %s | %s -->\n**%s**: missing, regenerate the page "
+                       "with this compiler.\n<!-- end output -->\n" % (ex.stem, label, label))
+    return "\n".join(out)
+
+
+def anchor(ex):
+    """GitHub's anchor for the heading '### NN · title'."""
+    text = ("%s · %s" % (ex.number, ex.title)).lower()
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--compiler", action="append", required=True, help="C++ compiler (repeatable)")
+    parser.add_argument("--flags", default="", help="extra compiler flags, e.g. the build's CMAKE_CXX_FLAGS")
+    parser.add_argument("--check", action="store_true", help="check docs/learn.md instead of writing it")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    flags = shlex.split(args.flags)
+
+    exercises = [Exercise(os.path.join(HERE, d)) for d in sorted(os.listdir(HERE))
+                 if re.match(r"^\d\d_\w+$", d) and os.path.isdir(os.path.join(HERE, d))]
+    compilers = [(cxx, compiler_label(cxx)) for cxx in args.compiler]
+    labels = [label for _, label in compilers]
+
+    stored, current = {}, None
+    if args.check:
+        if not os.path.exists(DOC):
+            sys.exit("%s does not exist: generate it" % DOC)
+        with open(DOC, encoding="utf-8") as f:
+            current = f.read()
+        m = re.search(r"<!-- compilers: (.*?) -->", current)
+        labels = m.group(1).split(" | ") if m else []
+        for b in BLOCK.finditer(current):
+            stored[(b.group(1), b.group(2))] = b.group(0)
+        if not any(label in labels for _, label in compilers):
+            print("docs/learn.md has no section for %s (it has: %s): skipped"
+                  % (", ".join(l for _, l in compilers), ", ".join(labels)))
+            return SKIPPED
+
+    by_number = {ex.number: ex for ex in exercises}
+    jobs = []
+    for cxx, label in compilers:
+        if label not in labels:
+            continue
+        jobs += [("short", ex, cxx, label) for ex in exercises]
+        jobs += [("full", by_number[n], cxx, label) for n, _ in FULL_OUTPUTS]
+
+    def do(job):
+        kind, ex, cxx, label = job
+        if kind == "short":
+            return (ex.stem, label), block(ex.stem, label, checker_lines(cxx, flags, ex))
+        shown, count = full_output(cxx, flags, ex)
+        return ("full-" + ex.stem, label), block("full-" + ex.stem, label, shown, " (%d lines in all)" % count)
+
+    blocks = dict(stored)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for key, text in pool.map(do, jobs):
+            blocks[key] = text
+
+    page = render(exercises, labels, blocks)
+    if args.check:
+        if page == current:
+            print("docs/learn.md is current for %s (%d exercises)" % (", ".join(labels), len(exercises)))
+            return 0
+        sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), page.splitlines(True),
+                                                   "docs/learn.md", "regenerated"))
+        print("\ndocs/learn.md is stale: regenerate it with exercises/gen_learn.py and every compiler")
+        return 1
+    with open(DOC, "w", encoding="utf-8") as f:
+        f.write(page)
+    print("wrote docs/learn.md: %d exercises, %s" % (len(exercises), ", ".join(labels)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
