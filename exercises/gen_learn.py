@@ -37,8 +37,8 @@ CHECKER = os.path.join(ROOT, "scripts", "exercise.sh")
 DOC = os.path.join(ROOT, "docs", "learn.md")
 SKIPPED = 77
 # Start files whose whole output "How to read an error" shows: a shape error (plain sizes), a
-# failed check, and a broken constraint.
-FULL_OUTPUTS = [("01", "a shape error"), ("04", "a failed check"), ("13", "a broken constraint")]
+# failed check, and a shape error of grouped-query attention (a count of heads that does not fit).
+FULL_OUTPUTS = [("01", "a shape error"), ("04", "a failed check"), ("13", "a shape error about head counts")]
 FULL_SHOWN_LINES = 24
 
 
@@ -201,7 +201,7 @@ dimensions of the same size but different meaning never mix: `cxmat::shape_text(
 READING = """\
 ## How to read an error
 
-The compiler's first lines are what matters; `scripts/exercise.sh` shows those. Three kinds of
+The compiler's first lines are what matters; `scripts/exercise.sh` shows those. Two kinds of
 failure come up in the exercises:
 
 **A shape error** (exercises %(shape)s). The first line names the operation and the
@@ -215,12 +215,6 @@ transpose(K))`). The checker shows it as `cxmat says:`.
 **A failed check** (exercises %(check)s). The file compiles as C++, but a `static_assert`
 at the end finds a wrong number or shape: `static assertion failed: <the check's own words>`.
 clang++ also prints the condition that was false (`due to requirement '...'`).
-
-**A broken constraint** (exercise %(constraint)s). Some functions report a shape mistake as "no matching
-function for call", and the lines to look for follow: `required for the satisfaction of
-'<Rule>'` (g++) or `because '<Rule><...>' evaluated to false` (clang++) name the rule, here
-`HeadsDivideWidth`: the number of heads must divide the width. g++ 12 prints the width there
-as a mangled symbol (`_ZTAX...`); the rule's name and `Hkv = 4` are the part to read.
 
 Every shape rule and the message it produces, for g++ and clang++, is in the
 [gallery of shape errors](shape_errors.md); [shapes.md](shapes.md) explains named dimensions.
