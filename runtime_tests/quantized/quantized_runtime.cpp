@@ -203,6 +203,16 @@ void check_random_layer(std::uint64_t seed) {
     };
     check(q8::multi_head_attention(x8, cal.layer), nullptr);
     check(q8::multi_head_attention(x8, cal.layer, cxmat::mask(allowed)), flat_allowed);
+    {
+      std::int8_t probs[H * N * N]{};
+      q8_test::run_reference<N, D, H, D / H, D / H, DO>(cal.layer, x8, flat_allowed, want, probs);
+      const auto got = q8::attention_probabilities(x8, cal.layer, cxmat::mask(allowed));
+      for (std::size_t h = 0; h < H; ++h) {
+        for (std::size_t i = 0; i < N; ++i) {
+          for (std::size_t j = 0; j < N; ++j) REQUIRE(got(h, i, j) == probs[(h * N + i) * N + j]);
+        }
+      }
+    }
     check(q8::multi_head_attention(x8, cal.layer, cxmat::causal), flat_causal);
     check(q8::multi_head_attention(x8, cal.layer, cxmat::key_padding(keep)), flat_keep);
     const auto x8h = q8::quantize(x, heads.input);

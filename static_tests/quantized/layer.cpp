@@ -39,6 +39,26 @@ constexpr bool matches_reference(const bool* mask) {
 constexpr bool causal_mask[25] = {1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1};
 static_assert(matches_reference(nullptr));
 static_assert(matches_reference(causal_mask));
+
+// Every head's int8 probabilities, equal to the reference's, and each row sums to about 1.
+constexpr bool probabilities_match() {
+  std::int8_t y[5 * 6]{}, want[3 * 5 * 5]{};
+  q8_test::run_reference<5, 6, 3, 2, 2, 0>(cal.layer, x8, causal_mask, y, want);
+  const auto p = q8::attention_probabilities(x8, cal.layer, cxmat::causal);
+  for (std::size_t h = 0; h < 3; ++h) {
+    for (std::size_t i = 0; i < 5; ++i) {
+      int sum = 0;
+      for (std::size_t j = 0; j < 5; ++j) {
+        if (p(h, i, j) != want[(h * 5 + i) * 5 + j]) return false;
+        if (j > i && p(h, i, j) != -128) return false;  // masked: weight 0
+        sum += p(h, i, j) + 128;
+      }
+      if (sum < 256 - 5 || sum > 256 + 5) return false;  // each entry rounds to 1/256
+    }
+  }
+  return true;
+}
+static_assert(probabilities_match());
 // The calibration's own facts: X spans [-1.5, 2.7], so scale = 4.2 / 255 and the zero point
 // round(-128 + 1.5 / scale) = round(-36.93) = -37.
 static_assert(cal.input.scale == 4.2 / 255.0 && cal.input.zero_point == -37);

@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include <cxmat/attention/options.hpp>
+#include <cxmat/core/batch.hpp>
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/quantized/matmul.hpp>
@@ -83,9 +84,11 @@ constexpr bool allows(const causal_mask<A>& /*o*/, std::size_t i, std::size_t j)
 // The heads, row by row: for each query row i, the concatenated heads' row C_i (1 x H·DV) is
 // handed to emit(i, C_i). The only temporaries are K, V and one row each of Q, scores, mask and
 // C, so neither Q, the scores, the probabilities nor C is ever stored whole.
-template <std::size_t N, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class Emit, class... O>
+// probs, when not null, receives every head's probabilities (H x N x N).
+template <std::size_t N, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class Emit, class Probs,
+          class... O>
 constexpr void heads_by_row(const std::int8_t (*x)[DModel], const attention_heads<DModel, H, DK, DV>& l, Emit emit,
-                            const O&... opts) noexcept {
+                            Probs* probs, const O&... opts) noexcept {
   constexpr std::size_t qw = H * DK, vw = H * DV;
   std::int8_t k[N][qw]{}, v[N][vw]{};
   matmul_transposed_kernel(rows_of<DModel>{x, 0}, rows_of<DModel>{l.wk.elems, 0}, N, qw, DModel, l.bk.elems[0], l.key, k, 0);
@@ -99,6 +102,9 @@ constexpr void heads_by_row(const std::int8_t (*x)[DModel], const attention_head
     for (std::size_t h = 0; h < H; ++h) {
       matmul_transposed_kernel(rows_of<qw>{q, h * DK}, rows_of<qw>{k, h * DK}, 1, N, DK, nullptr, l.scores, p, 0);
       softmax_row(p[0], p[0], N, sizeof...(O) == 0 ? nullptr : keep, l.softmax);
+      if constexpr (!std::is_same_v<Probs, std::nullptr_t>) {
+        for (std::size_t j = 0; j < N; ++j) probs->items[h].elems[i][j] = p[0][j];
+      }
       // C_i(h·DV + j) = Σ_t p(t)·V(t, h·DV + j): V read down its columns.
       matmul_transposed_kernel(rows_of<N>{p, 0}, columns_of<vw>{v, h * DV}, 1, DV, N, nullptr, l.context, c, h * DV);
     }
@@ -125,7 +131,7 @@ constexpr matrix<std::int8_t, N, H * DV> multi_head_attention(const matrix<std::
       [&ctx](std::size_t i, const std::int8_t (*c)[H * DV]) {
         for (std::size_t j = 0; j < H * DV; ++j) ctx.elems[i][j] = c[0][j];
       },
-      opts...);
+      static_cast<std::nullptr_t*>(nullptr), opts...);
   return ctx;
 }
 
@@ -147,9 +153,30 @@ constexpr matrix<std::int8_t, N, DOut> multi_head_attention(const matrix<std::in
         detail::matmul_transposed_kernel(detail::rows_of<H * DV>{c, 0}, detail::rows_of<H * DV>{layer.wo.elems, 0}, 1,
                                          DOut, H * DV, layer.bo.elems[0], layer.output, out.elems + i, 0);
       },
-      opts...);
+      static_cast<std::nullptr_t*>(nullptr), opts...);
   return out;
 }
+
+/// Every head's int8 attention probabilities, H x n x n (scale 1/256, zero point -128: real
+/// weight = (p + 128) / 256), as the layer computes them; masked keys are -128 (weight 0). For
+/// attention_heads or attention_layer (the output projection plays no part). Options as above.
+template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>
+  requires InputFitsLayer<DM, DModel> && (QuantizedMaskFits<O, N> && ...)
+constexpr batch<std::int8_t, H, N, N> attention_probabilities(const matrix<std::int8_t, N, DM>& x,
+                                                              const attention_heads<DModel, H, DK, DV>& heads,
+                                                              const O&... opts) noexcept {
+  static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && N.size <= max_matmul_depth,
+                "q8::attention_probabilities: n or d_model too large for the int8 kernels");
+  batch<std::int8_t, H, N, N> probs{};
+  detail::heads_by_row<N.size>(x.elems, heads, [](std::size_t, const std::int8_t (*)[H * DV]) {}, &probs, opts...);
+  return probs;
+}
+
+/// Shape error: q8::attention_probabilities(x, layer) with x's width other than the layer's d_model.
+template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>
+  requires(!InputFitsLayer<DM, DModel>)
+shape_error::q8_attention_x_cols_must_equal_layer_d_model<dim_of<DM>, DModel> attention_probabilities(
+    const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV>& heads, const O&... opts) noexcept;
 
 /// Shape error: q8::multi_head_attention(x, layer) with x's width other than the layer's d_model.
 template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>
