@@ -11,7 +11,7 @@ graph), and the undefined symbols (what the layer needs from libgcc / libc).
 
 --check also fails (exit 1) unless, on every core, the plain layer's code is <= 2048 bytes, its
 deepest stack <= 1024 bytes, and it needs nothing beyond memcpy, memset and libgcc's integer
-helpers (no heap, exceptions, RTTI, floating point or libm).
+routines (no heap, exceptions, RTTI, floating point or libm).
 """
 import argparse
 import pathlib

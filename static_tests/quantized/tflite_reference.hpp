@@ -65,7 +65,7 @@ constexpr void matmul_t(const std::int8_t* a, const std::int8_t* bt, const std::
   }
 }
 
-// Fixed-point helpers of the softmax, as the TFLite/gemmlowp documentation states them: a Q(m)
+// Fixed-point pieces of the softmax, as the TFLite/gemmlowp documentation states them: a Q(m)
 // number with raw value v stands for v / 2^(31-m); products of Qa and Qb numbers are Q(a+b).
 constexpr std::int32_t sat_mul_pot(std::int32_t x, int e) {  // x·2^e saturated (e > 0)
   return saturate32(i128{x} * (i128{1} << e));
