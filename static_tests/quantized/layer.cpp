@@ -2,12 +2,16 @@
 // 004's layer (5 x 6, H = 3) and a seeded n = 8, d_model = 16, H = 2 layer with W_o, calibrated,
 // quantized and run in the compiler, equal element for element to the independent reference.
 #include <cstdint>
+#include <type_traits>
 
 #include <cxmat/attention/options.hpp>
 #include <cxmat/quantized.hpp>
 
 #include "quantized/layer_support.hpp"
 #include "support/worksheet_data.hpp"
+
+CXMAT_DIM(q8_tokens, 5);
+CXMAT_DIM(q8_d_model, 6);
 
 namespace q8_static_layer {
 
@@ -63,6 +67,13 @@ static_assert(probabilities_match());
 // round(-128 + 1.5 / scale) = round(-36.93) = -37.
 static_assert(cal.input.scale == 4.2 / 255.0 && cal.input.zero_point == -37);
 static_assert(cal.layer.context.lhs_offset == 128 && cal.layer.scores.rhs_offset == -cal.key.zero_point);
+
+// Named dimensions carry through: the rows keep their name, and the width is checked by size.
+constexpr cxmat::batch<double, 1, q8_tokens, q8_d_model> named_set{{cxmat::with_dims<q8_tokens, q8_d_model>(X)}};
+constexpr auto named_cal = q8::calibrate<3>(named_set, Wq, Wk, Wv);
+constexpr auto named_y8 = q8::multi_head_attention(q8::quantize(named_set[0], named_cal.input), named_cal.layer);
+static_assert(std::is_same_v<std::remove_cv_t<decltype(named_y8)>, matrix<std::int8_t, q8_tokens, 6>>);
+static_assert(cxmat::with_dims<5, 6>(named_y8) == y8);
 }  // namespace ws004
 
 namespace small {
