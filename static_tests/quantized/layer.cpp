@@ -63,6 +63,14 @@ constexpr bool probabilities_match() {
   return true;
 }
 static_assert(probabilities_match());
+
+// A fully masked query row (row 1 here) has every probability 0 and the context zero point.
+constexpr cxmat::matrix<bool, 5, 5> allowed{{{1, 1, 1, 1, 1}, {0, 0, 0, 0, 0}, {1, 0, 0, 0, 0}, {1, 1, 1, 1, 1}, {0, 1, 0, 1, 0}}};
+constexpr auto masked_p = q8::attention_probabilities(x8, cal.layer, cxmat::mask(allowed));
+constexpr auto masked_y = q8::multi_head_attention(x8, cal.layer, cxmat::mask(allowed));
+static_assert(masked_p(0, 1, 0) == -128 && masked_p(1, 1, 4) == -128 && masked_p(2, 1, 2) == -128);
+static_assert(masked_y(1, 0) == cal.context.zero_point && masked_y(1, 5) == cal.context.zero_point);
+static_assert(masked_p(0, 2, 0) == 127);  // one key left: probability 255/256
 // The calibration's own facts: X spans [-1.5, 2.7], so scale = 4.2 / 255 and the zero point
 // round(-128 + 1.5 / scale) = round(-36.93) = -37.
 static_assert(cal.input.scale == 4.2 / 255.0 && cal.input.zero_point == -37);
