@@ -1,0 +1,345 @@
+// Run-time property tests of cxmat::q8 against an independent reference: TFLite's integer
+// arithmetic rewritten plainly with __int128 (tflite_reference.hpp), TFLite's QuantizeMultiplier /
+// PreprocessSoftmaxScaling / CalculateInputRadius written here with std::frexp, std::round and
+// std::floor, and the real softmax (libm) as a sanity bound.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+
+#include <cxmat/cxmat.hpp>
+#include <cxmat/quantized.hpp>
+
+#include "catch.hpp"
+#include "quantized/layer_support.hpp"
+#include "quantized/tflite_reference.hpp"
+#include "support/worksheet_data.hpp"
+
+namespace {
+
+namespace q8 = cxmat::q8;
+using cxmat::matrix;
+constexpr std::int32_t min32 = std::numeric_limits<std::int32_t>::min();
+constexpr std::int32_t max32 = std::numeric_limits<std::int32_t>::max();
+
+// TFLite's QuantizeMultiplier, from its documented steps, with libm.
+q8::requantizer quantize_multiplier_libm(double real) {
+  if (real == 0.0) return {0, 0};
+  int shift = 0;
+  const double q = std::frexp(real, &shift);
+  auto fixed = static_cast<std::int64_t>(std::round(q * static_cast<double>(std::int64_t{1} << 31)));
+  if (fixed == (std::int64_t{1} << 31)) {
+    fixed /= 2;
+    ++shift;
+  }
+  if (shift < -31) return {0, 0};
+  return {static_cast<std::int32_t>(fixed), shift};
+}
+
+// TFLite's PreprocessSoftmaxScaling (5 integer bits) and -CalculateInputRadius, with libm.
+q8::softmax_params softmax_params_libm(double scale, double beta) {
+  const double real = std::min(beta * scale * static_cast<double>(1 << 26), static_cast<double>(std::int64_t{1} << 31) - 1.0);
+  const q8::requantizer r = quantize_multiplier_libm(real);
+  const double radius = std::floor(31.0 * static_cast<double>(1 << 26) / std::ldexp(1.0, r.shift));
+  return {r.multiplier, r.shift, -static_cast<std::int32_t>(radius)};
+}
+
+std::int32_t edge_or_random(std::mt19937_64& rng) {
+  static constexpr std::int32_t edges[] = {min32, min32 + 1, -(1 << 30), -3, -1, 0, 1, 3, 1 << 30, max32 - 1, max32};
+  std::uniform_int_distribution<int> pick(0, 15);
+  const int k = pick(rng);
+  if (k < 11) return edges[k];
+  std::uniform_int_distribution<std::int32_t> any(min32, max32);
+  // Small values too, where ties are frequent.
+  return k < 13 ? any(rng) : static_cast<std::int32_t>(any(rng) >> (k * 2));
+}
+
+}  // namespace
+
+TEST_CASE("doubling high multiply and rounding shift equal the reference", "[q8][arithmetic]") {
+  std::mt19937_64 rng(1);
+  for (int t = 0; t < 200000; ++t) {
+    const std::int32_t a = edge_or_random(rng), b = edge_or_random(rng);
+    REQUIRE(q8::saturating_rounding_doubling_high_mul(a, b) == q8_ref::srdhm(a, b));
+    const std::int32_t e = static_cast<std::int32_t>(rng() % 32);
+    REQUIRE(q8::rounding_divide_by_pot(a, e) == q8_ref::rdbpot(a, static_cast<int>(e)));
+  }
+  CHECK(q8::saturating_rounding_doubling_high_mul(min32, min32) == max32);
+}
+
+TEST_CASE("requantize equals MultiplyByQuantizedMultiplier for every shift", "[q8][requantize]") {
+  std::mt19937_64 rng(2);
+  std::uniform_int_distribution<std::int32_t> mult(1 << 30, max32);
+  for (int t = 0; t < 200000; ++t) {
+    const std::int32_t acc = edge_or_random(rng);
+    const q8::requantizer r{t % 7 == 0 ? edge_or_random(rng) : mult(rng), static_cast<std::int32_t>(rng() % 62) - 31};
+    REQUIRE(q8::requantize(acc, r) == q8_ref::mbqm(acc, r.multiplier, r.shift));
+  }
+}
+
+TEST_CASE("quantize_multiplier equals QuantizeMultiplier with frexp and round", "[q8][requantize]") {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> log2(-45.0, 40.0);
+  for (int t = 0; t < 100000; ++t) {
+    const double real = std::exp2(log2(rng)) * (t % 5 == 0 ? -1.0 : 1.0);
+    const q8::requantizer got = q8::quantize_multiplier(real), want = quantize_multiplier_libm(real);
+    REQUIRE(got.multiplier == want.multiplier);
+    REQUIRE(got.shift == want.shift);
+    // The requantizer stands for the real factor within half a unit of its Q31 multiplier.
+    if (got.multiplier != 0) REQUIRE(std::abs(q8::real_multiplier(got) / real - 1.0) <= 0x1p-30);
+  }
+  for (const double real : {0.5, 1.0, 0x1p-31, 0x1p-32, 0x1p-33, 1.0 - 0x1p-40, 0.5 + 0x1p-32, 12345.678, 1e-9}) {
+    CHECK(q8::quantize_multiplier(real) == quantize_multiplier_libm(real));
+  }
+}
+
+TEST_CASE("make_softmax_params equals PreprocessSoftmaxScaling and CalculateInputRadius", "[q8][softmax]") {
+  std::mt19937_64 rng(4);
+  std::uniform_real_distribution<double> log2(-20.0, 6.0), beta(0.1, 4.0);
+  for (int t = 0; t < 20000; ++t) {
+    const double s = std::exp2(log2(rng)), b = t % 2 ? 1.0 : beta(rng);
+    REQUIRE(q8::make_softmax_params(s, b) == softmax_params_libm(s, b));
+  }
+}
+
+TEST_CASE("softmax_rows equals arm_softmax_s8's arithmetic and the real softmax within 1 LSB", "[q8][softmax]") {
+  std::mt19937_64 rng(5);
+  std::uniform_int_distribution<int> value(-128, 127), spread(0, 3);
+  std::uniform_real_distribution<double> log2(-9.0, 1.0);
+  double worst = 0;
+  for (int t = 0; t < 20000; ++t) {
+    matrix<std::int8_t, 1, 12> m{};
+    const int s = spread(rng);
+    for (std::size_t j = 0; j < 12; ++j) {
+      // Narrow rows (many equal values), wide rows, and rows with a single outlier.
+      const int v = s == 0 ? value(rng) % 4 : (s == 1 ? value(rng) : (j == 0 ? 127 : value(rng) / 8));
+      m(0, j) = static_cast<std::int8_t>(v);
+    }
+    const double scale = std::exp2(log2(rng));
+    const q8::softmax_params p = q8::make_softmax_params(scale);
+    const auto got = q8::softmax_rows(m, p);
+    std::int8_t want[12]{};
+    q8_ref::softmax(m.elems[0], want, 12, nullptr, {p.multiplier, p.left_shift, p.diff_min});
+    double sum = 0, mx = -1e300;
+    for (std::size_t j = 0; j < 12; ++j) mx = std::max(mx, scale * m(0, j));
+    for (std::size_t j = 0; j < 12; ++j) sum += std::exp(scale * m(0, j) - mx);
+    for (std::size_t j = 0; j < 12; ++j) {
+      REQUIRE(got(0, j) == want[j]);
+      const double real = std::exp(scale * m(0, j) - mx) / sum;
+      worst = std::max(worst, std::abs((got(0, j) + 128) / 256.0 - std::min(real, 255.0 / 256)) * 256);
+    }
+  }
+  INFO("largest distance from the real softmax, in output steps: " << worst);
+  CHECK(worst <= 1.0);
+}
+
+TEST_CASE("matmul_transposed equals arm_fully_connected_s8's arithmetic", "[q8][matmul]") {
+  std::mt19937_64 rng(6);
+  std::uniform_int_distribution<int> value(-128, 127), offset(-127, 128), act(-128, 127);
+  std::uniform_int_distribution<std::int32_t> bias_value(-100000, 100000);
+  std::uniform_real_distribution<double> log2(-16.0, 0.0);
+  for (int t = 0; t < 3000; ++t) {
+    matrix<std::int8_t, 5, 33> a{};
+    matrix<std::int8_t, 7, 33> bt{};
+    matrix<std::int32_t, 1, 7> bias{};
+    for (std::size_t i = 0; i < 5; ++i) for (std::size_t k = 0; k < 33; ++k) a(i, k) = static_cast<std::int8_t>(value(rng));
+    for (std::size_t i = 0; i < 7; ++i) for (std::size_t k = 0; k < 33; ++k) bt(i, k) = static_cast<std::int8_t>(value(rng));
+    for (std::size_t j = 0; j < 7; ++j) bias(0, j) = bias_value(rng);
+    int lo = act(rng), hi = act(rng);
+    if (t % 2 == 0 || lo > hi) lo = -128, hi = 127;
+    const q8::matmul_params p{offset(rng), t % 3 == 0 ? 0 : offset(rng), offset(rng) - 1,
+                              q8::quantize_multiplier(std::exp2(log2(rng))), lo, hi};
+    const auto got = q8::matmul_transposed(a, bt, bias, p);
+    const auto got_nobias = q8::matmul_transposed(a, bt, p);
+    std::int8_t want[35]{}, want_nobias[35]{};
+    std::int8_t af[5 * 33]{}, bf[7 * 33]{};
+    q8_test::flatten(a, af), q8_test::flatten(bt, bf);
+    const q8_ref::product rp = q8_test::to_ref(p);
+    q8_ref::matmul_t(af, bf, bias.elems[0], 5, 7, 33, rp, want);
+    q8_ref::matmul_t(af, bf, nullptr, 5, 7, 33, rp, want_nobias);
+    for (std::size_t i = 0; i < 5; ++i) {
+      for (std::size_t j = 0; j < 7; ++j) {
+        REQUIRE(got(i, j) == want[i * 7 + j]);
+        REQUIRE(got_nobias(i, j) == want_nobias[i * 7 + j]);
+        REQUIRE(got(i, j) >= lo);
+        REQUIRE(got(i, j) <= hi);
+      }
+    }
+  }
+}
+
+namespace {
+// A random float layer, calibrated, and its int8 run compared with the reference, with masks.
+template <std::size_t N, std::size_t D, std::size_t H, std::size_t DO>
+void check_random_layer(std::uint64_t seed) {
+  q8_test::lcg g{seed};
+  cxmat::batch<double, 4, N, D> xs{};
+  for (auto& x : xs.items) x = q8_test::random_matrix<matrix<double, N, D>>(g, 2.0);
+  const auto wq = q8_test::random_matrix<matrix<double, D, D>>(g, 0.6);
+  const auto wk = q8_test::random_matrix<matrix<double, D, D>>(g, 0.6);
+  const auto wv = q8_test::random_matrix<matrix<double, D, D>>(g, 0.6);
+  const auto wo = q8_test::random_matrix<matrix<double, D, DO>>(g, 0.6);
+  matrix<bool, N, N> allowed{};
+  matrix<bool, 1, N> keep{};
+  bool flat_allowed[N * N]{}, flat_causal[N * N]{}, flat_keep[N * N]{};
+  for (std::size_t i = 0; i < N; ++i) {
+    keep(0, i) = g.next() > -0.5;
+    for (std::size_t j = 0; j < N; ++j) {
+      allowed(i, j) = g.next() > -0.3;
+      flat_allowed[i * N + j] = allowed(i, j);
+      flat_causal[i * N + j] = j <= i;
+    }
+  }
+  for (std::size_t i = 0; i < N; ++i) for (std::size_t j = 0; j < N; ++j) flat_keep[i * N + j] = keep(0, j);
+  const auto cal = q8::calibrate<H>(xs, wq, wk, wv, wo);
+  const auto heads = q8::calibrate<H>(xs, wq, wk, wv, cxmat::causal);
+  for (const auto& x : xs.items) {
+    const auto x8 = q8::quantize(x, cal.input);
+    std::int8_t want[N * DO]{}, want_heads[N * D]{};
+    const auto check = [&](const auto& got, const bool* mask) {
+      q8_test::run_reference<N, D, H, D / H, D / H, DO>(cal.layer, x8, mask, want);
+      for (std::size_t i = 0; i < N; ++i) for (std::size_t j = 0; j < DO; ++j) REQUIRE(got(i, j) == want[i * DO + j]);
+    };
+    check(q8::multi_head_attention(x8, cal.layer), nullptr);
+    check(q8::multi_head_attention(x8, cal.layer, cxmat::mask(allowed)), flat_allowed);
+    {
+      std::int8_t probs[H * N * N]{};
+      q8_test::run_reference<N, D, H, D / H, D / H, DO>(cal.layer, x8, flat_allowed, want, probs);
+      const auto got = q8::attention_probabilities(x8, cal.layer, cxmat::mask(allowed));
+      for (std::size_t h = 0; h < H; ++h) {
+        for (std::size_t i = 0; i < N; ++i) {
+          for (std::size_t j = 0; j < N; ++j) REQUIRE(got(h, i, j) == probs[(h * N + i) * N + j]);
+        }
+      }
+    }
+    check(q8::multi_head_attention(x8, cal.layer, cxmat::causal), flat_causal);
+    check(q8::multi_head_attention(x8, cal.layer, cxmat::key_padding(keep)), flat_keep);
+    const auto x8h = q8::quantize(x, heads.input);
+    q8_test::run_reference<N, D, H, D / H, D / H, 0>(heads.layer, x8h, flat_causal, want_heads);
+    const auto got = q8::multi_head_attention(x8h, heads.layer, cxmat::causal_lower_right);
+    for (std::size_t i = 0; i < N; ++i) for (std::size_t j = 0; j < D; ++j) REQUIRE(got(i, j) == want_heads[i * D + j]);
+  }
+}
+}  // namespace
+
+TEST_CASE("the int8 layer equals the reference layer, with and without masks", "[q8][attention]") {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    check_random_layer<8, 16, 2, 16>(seed);
+    check_random_layer<5, 6, 3, 4>(seed + 100);
+    check_random_layer<12, 8, 4, 8>(seed + 200);
+  }
+}
+
+TEST_CASE("a fully masked query row gives the output zero point", "[q8][attention]") {
+  q8_test::lcg g{7};
+  cxmat::batch<double, 1, 4, 4> xs{};
+  xs.items[0] = q8_test::random_matrix<matrix<double, 4, 4>>(g, 1.0);
+  const auto w = q8_test::random_matrix<matrix<double, 4, 4>>(g, 1.0);
+  const auto cal = q8::calibrate<2>(xs, w, w, w);
+  matrix<bool, 4, 4> allowed{{{1, 1, 1, 1}, {0, 0, 0, 0}, {1, 0, 0, 0}, {1, 1, 1, 1}}};
+  const auto y = q8::multi_head_attention(q8::quantize(xs[0], cal.input), cal.layer, cxmat::mask(allowed));
+  for (std::size_t j = 0; j < 4; ++j) CHECK(y(1, j) == cal.context.zero_point);
+}
+
+namespace {
+// TFLite's ChooseQuantizationParams for int8 (qmin -128, qmax 127), with libm.
+q8::quantization choose_libm(double rmin, double rmax) {
+  rmin = std::min(rmin, 0.0);
+  rmax = std::max(rmax, 0.0);
+  if (rmin == rmax) return {1.0, 0};
+  const double scale = (rmax - rmin) / 255.0;
+  const double zp_min = -128.0 - rmin / scale, zp_max = 127.0 - rmax / scale;
+  const double err_min = 128.0 + std::abs(rmin / scale), err_max = 127.0 + std::abs(rmax / scale);
+  const double zp = err_min < err_max ? zp_min : zp_max;
+  return {scale, static_cast<std::int32_t>(zp < -128 ? -128 : (zp > 127 ? 127 : std::round(zp)))};
+}
+}  // namespace
+
+TEST_CASE("choose_quantization, quantize and dequantize follow TFLite's formulas", "[q8][quantize]") {
+  std::mt19937_64 rng(8);
+  std::uniform_real_distribution<double> u(-10.0, 10.0);
+  for (int t = 0; t < 20000; ++t) {
+    double lo = u(rng), hi = u(rng);
+    if (lo > hi) std::swap(lo, hi);
+    const q8::quantization q = q8::choose_quantization(lo, hi), want = choose_libm(lo, hi);
+    REQUIRE(q.scale == want.scale);
+    REQUIRE(q.zero_point == want.zero_point);
+    matrix<double, 1, 4> m{{{lo, hi, u(rng), 0.0}}};
+    const auto m8 = q8::quantize(m, q);
+    const auto back = q8::dequantize(m8, q);
+    for (std::size_t j = 0; j < 4; ++j) {
+      const double r = std::round(m(0, j) / q.scale) + q.zero_point;
+      REQUIRE(m8(0, j) == static_cast<std::int8_t>(std::clamp(r, -128.0, 127.0)));
+      // Inside the range, the round trip is within half a step.
+      if (m(0, j) >= std::min(lo, 0.0) && m(0, j) <= std::max(hi, 0.0)) {
+        REQUIRE(std::abs(back(0, j) - m(0, j)) <= 0.5 * q.scale * (1 + 1e-12));
+      }
+    }
+    REQUIRE(q8::dequantize(q8::quantize(matrix<double, 1, 1>{}, q), q)(0, 0) == 0.0);  // 0 is exact
+  }
+  CHECK(q8::choose_symmetric_quantization(2.54) == q8::quantization{0.02, 0});
+  CHECK(q8::quantize_bias(matrix<double, 1, 3>{{{0.25, -0.25, 1e12}}}, 0.5) ==
+        matrix<std::int32_t, 1, 3>{{{1, -1, max32}}});  // ties away from zero, saturated
+}
+
+TEST_CASE("calibrate derives every parameter from the float layer's ranges", "[q8][calibrate]") {
+  // Worksheet 004 with W_o, one input; ranges recomputed here with the float API.
+  using namespace worksheet_data::ws004;
+  q8_test::lcg g{3};
+  const auto Wo = q8_test::random_matrix<matrix<double, 6, 6>>(g, 1.0);
+  const cxmat::batch<double, 1, 5, 6> set{{X}};
+  const auto cal = q8::calibrate<3>(set, Wq, Wk, Wv, Wo);
+  const auto range_of = [](const auto& m) {
+    double lo = m(0, 0), hi = m(0, 0);
+    for (std::size_t i = 0; i < m.rows; ++i) for (std::size_t j = 0; j < m.cols; ++j) lo = std::min(lo, m(i, j)), hi = std::max(hi, m(i, j));
+    return choose_libm(lo, hi);
+  };
+  const auto max_abs = [](const auto& m) {
+    double a = 0;
+    for (std::size_t i = 0; i < m.rows; ++i) for (std::size_t j = 0; j < m.cols; ++j) a = std::max(a, std::abs(m(i, j)));
+    return q8::quantization{a / 127.0, 0};
+  };
+  const auto Q = X * Wq, K = X * Wk, V = X * Wv;
+  const auto C = cxmat::multi_head_attention<3>(X, Wq, Wk, Wv), Y = C * Wo;
+  double slo = 1e300, shi = -1e300;  // the scaled scores Q_h·K_hᵀ / √2 of the three heads
+  const auto S0 = cxmat::attention_scores(cxmat::column_block<0, 3>(Q), cxmat::column_block<0, 3>(K));
+  const auto S1 = cxmat::attention_scores(cxmat::column_block<1, 3>(Q), cxmat::column_block<1, 3>(K));
+  const auto S2 = cxmat::attention_scores(cxmat::column_block<2, 3>(Q), cxmat::column_block<2, 3>(K));
+  for (const auto* s : {&S0, &S1, &S2}) {
+    for (std::size_t i = 0; i < 5; ++i) for (std::size_t j = 0; j < 5; ++j) slo = std::min(slo, (*s)(i, j)), shi = std::max(shi, (*s)(i, j));
+  }
+  const auto near = [](q8::quantization a, q8::quantization b) {
+    return std::abs(a.scale / b.scale - 1) < 1e-12 && a.zero_point == b.zero_point;
+  };
+  CHECK(near(cal.input, range_of(X)));
+  CHECK(near(cal.query, range_of(Q)));
+  CHECK(near(cal.key, range_of(K)));
+  CHECK(near(cal.value, range_of(V)));
+  CHECK(near(cal.scores, choose_libm(slo, shi)));
+  CHECK(near(cal.context, range_of(C)));
+  CHECK(near(cal.output, range_of(Y)));
+  CHECK(near(cal.wq, max_abs(Wq)));
+  CHECK(near(cal.wo, max_abs(Wo)));
+  // Weights in TFLite's [out, in] layout, rounded half away from zero.
+  for (std::size_t i = 0; i < 6; ++i) {
+    for (std::size_t j = 0; j < 6; ++j) {
+      CHECK(cal.layer.wq(j, i) == static_cast<std::int8_t>(std::round(Wq(i, j) / cal.wq.scale)));
+      CHECK(cal.layer.wo(j, i) == static_cast<std::int8_t>(std::round(Wo(i, j) / cal.wo.scale)));
+    }
+  }
+  // Multipliers: the products' real factors, 1/√d_k in the scores', softmax from the scores' scale.
+  const auto m = [](double real) { return quantize_multiplier_libm(real); };
+  CHECK(cal.layer.query.output == m(cal.input.scale * cal.wq.scale / cal.query.scale));
+  CHECK(cal.layer.value.output == m(cal.input.scale * cal.wv.scale / cal.value.scale));
+  CHECK(cal.layer.scores.output == m(cal.query.scale * cal.key.scale / std::sqrt(2.0) / cal.scores.scale));
+  CHECK(cal.layer.context.output == m(cal.value.scale / 256.0 / cal.context.scale));
+  CHECK(cal.layer.output.output == m(cal.context.scale * cal.wo.scale / cal.output.scale));
+  CHECK(cal.layer.softmax == softmax_params_libm(cal.scores.scale, 1.0));
+  CHECK(cal.layer.query.lhs_offset == -cal.input.zero_point);
+  CHECK(cal.layer.scores.lhs_offset == -cal.query.zero_point);
+  CHECK(cal.layer.scores.rhs_offset == -cal.key.zero_point);
+  CHECK(cal.layer.context.lhs_offset == 128);
+  CHECK(cal.layer.context.rhs_offset == -cal.value.zero_point);
+  CHECK(cal.layer.output.output_offset == cal.output.zero_point);
+}
