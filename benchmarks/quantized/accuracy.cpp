@@ -12,7 +12,7 @@
 #include <cxmat/cxmat.hpp>
 #include <cxmat/quantized.hpp>
 
-#include "support/worksheet_data.hpp"
+#include "test_support/worksheet_data.hpp"
 
 namespace {
 

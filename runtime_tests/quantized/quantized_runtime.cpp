@@ -11,10 +11,10 @@
 #include <cxmat/cxmat.hpp>
 #include <cxmat/quantized.hpp>
 
-#include "catch.hpp"
-#include "quantized/layer_support.hpp"
-#include "quantized/tflite_reference.hpp"
-#include "support/worksheet_data.hpp"
+#include "test_support/catch.hpp"
+#include "test_support/layer_support.hpp"
+#include "test_support/tflite_reference.hpp"
+#include "test_support/worksheet_data.hpp"
 
 namespace {
 

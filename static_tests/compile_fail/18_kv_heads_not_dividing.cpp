@@ -1,6 +1,6 @@
 // Mistake: Grouped-query attention with H = 4 query heads and H_kv = 3 key/value heads.
 // Rule: grouped-query attention: H_kv divides H (each key/value head serves H / H_kv query heads).
-// Expect: grouped_query_h_kv_must_divide_h
+// Expect: shape_error::grouped_query_h_kv_must_divide_h
 #include <cxmat/cxmat.hpp>
 
 constexpr cxmat::matrix<double, 2, 4> X{};

@@ -1,6 +1,6 @@
 // Mistake: Selecting row 3 of a matrix with 3 rows (rows are numbered from 0).
 // Rule: select_rows<I...>(m): every index I is a row of m, 0 .. rows-1.
-// Expect: select_rows_index_must_be_below_rows<3, cxmat::dim<3, cxmat::anonymous> ?>
+// Expect: shape_error::select_rows_index_must_be_below_rows<3, cxmat::dim<3, cxmat::anonymous> ?>
 #include <cxmat/cxmat.hpp>
 
 constexpr cxmat::matrix<double, 3, 2> X{{{1, 2}, {3, 4}, {5, 6}}};

@@ -1,6 +1,6 @@
 // Mistake: float inputs with double projection weights (cxmat does not promote silently).
 // Rule: attention: every matrix of one call has the same element type.
-// Expect: attention_element_types_must_match<float, float, double
+// Expect: shape_error::attention_element_types_must_match<float, float, double
 #include <cxmat/cxmat.hpp>
 
 constexpr cxmat::matrix<float, 2, 2> X{{{1, 2}, {3, 4}}};

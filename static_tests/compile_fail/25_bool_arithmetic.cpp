@@ -1,6 +1,6 @@
 // Mistake: Multiplying two boolean masks as if they were numbers.
 // Rule: arithmetic: bool matrices are masks, not numbers; pass them to mask() or key_padding().
-// Expect: arithmetic_needs_numbers_not_bool<bool>
+// Expect: shape_error::arithmetic_needs_numbers_not_bool<bool>
 #include <cxmat/cxmat.hpp>
 
 constexpr cxmat::matrix<bool, 2, 2> allowed{{{true, false}, {true, true}}};

@@ -7,7 +7,7 @@
 
 #include <cxmat/quantized.hpp>
 
-#include "quantized/tflite_reference.hpp"
+#include "test_support/tflite_reference.hpp"
 
 namespace q8_test {
 
