@@ -123,10 +123,12 @@ number_parts positional_parts(T x, int precision, bool fixed_digits) {
         if (int_len < d.digits.size()) fraction = d.digits.substr(int_len);
       } else {
         integral = "0";
-        fraction = std::string(static_cast<std::size_t>(-d.exponent - 1), '0') + d.digits;
+        fraction.assign(static_cast<std::size_t>(-d.exponent - 1), '0');
+        fraction += d.digits;
       }
       trim_trailing_zeros(fraction);
-      p.integral = (d.negative ? "-" : "") + integral;
+      if (d.negative) p.integral.push_back('-');
+      p.integral += integral;
       p.fraction = fraction;
       return p;
     }
@@ -153,11 +155,14 @@ number_parts scientific_parts(T x, int precision, bool fixed_digits) {
     d = split_scientific(text);
   }
   number_parts p;
-  p.integral = (d.negative ? "-" : "") + d.digits.substr(0, 1);
+  if (d.negative) p.integral.push_back('-');
+  p.integral.push_back(d.digits[0]);
   p.fraction = d.digits.substr(1);
   if (!fixed_digits) trim_trailing_zeros(p.fraction);
   const int magnitude = d.exponent < 0 ? -d.exponent : d.exponent;
-  p.exponent = std::string(d.exponent < 0 ? "-" : "+") + (magnitude < 10 ? "0" : "") + std::to_string(magnitude);
+  p.exponent.push_back(d.exponent < 0 ? '-' : '+');
+  if (magnitude < 10) p.exponent += '0';
+  p.exponent += std::to_string(magnitude);
   return p;
 }
 

@@ -51,6 +51,14 @@ std::string shape_of(const M& /*unused*/) {
 
 namespace detail {
 
+// Joins pieces of text by appending (GCC 12 warns falsely, -Wrestrict, on `"a" + std::string`).
+template <class... Parts>
+std::string cat(const Parts&... parts) {
+  std::string out;
+  (out.append(std::string_view(parts)), ...);
+  return out;
+}
+
 template <class T, extent R, extent C>
 void add_to(array_formatter<T>& f, const matrix<T, R, C>& m) {
   for (std::size_t i = 0; i < R.size; ++i) {
@@ -76,7 +84,7 @@ void write_rows(std::ostream& os, array_formatter<T>& f, const matrix<T, R, C>& 
 template <auto B>
 std::string batch_index_text(std::size_t b) {
   const std::string_view name = extent_name<B>();
-  return "[" + (name.empty() ? std::string() : std::string(name) + "=") + std::to_string(b) + "]";
+  return cat("[", name, name.empty() ? "" : "=", std::to_string(b), "]");
 }
 
 }  // namespace detail
@@ -152,8 +160,8 @@ std::ostream& print(std::ostream& os, std::string_view label, const batch<T, B, 
 template <class T, extent L, extent W, extent H, extent WL, extent S>
 std::ostream& print(std::ostream& os, std::string_view label,
                     const attention_result<matrix<T, L, W>, batch<T, H, WL, S>>& r, print_options opt = {}) {
-  print(os, std::string(label) + ": output", r.output, opt);
-  return print(os, std::string(label) + ": weights", as_heads(r.weights), opt);
+  print(os, detail::cat(label, ": output"), r.output, opt);
+  return print(os, detail::cat(label, ": weights"), as_heads(r.weights), opt);
 }
 
 /// `std::cout << m` writes the values as print_values does.
@@ -209,7 +217,7 @@ inline std::string latex_number(const std::string& text) {
   const bool negative = exponent[0] == '-';
   if (negative) exponent.erase(0, 1);
   while (exponent.size() > 1 && exponent[0] == '0') exponent.erase(0, 1);
-  return text.substr(0, e) + " \\times 10^{" + (negative ? "-" : "") + exponent + "}";
+  return cat(text.substr(0, e), " \\times 10^{", negative ? "-" : "", exponent, "}");
 }
 
 // Escapes the characters LaTeX treats specially in text (labels such as d_k or x_0).
@@ -304,7 +312,7 @@ std::ostream& print_latex(std::ostream& os, const matrix<T, R, C>& m, latex_styl
     for (std::size_t j = 0; j < C.size; ++j) {
       const std::string number = detail::latex_number(cells[i][j]);
       const bool math = number.find('\\') != std::string::npos;
-      os << (j != 0 ? " & " : "") << (math ? "$" + number + "$" : number);
+      os << (j != 0 ? " & " : "") << (math ? detail::cat("$", number, "$") : number);
     }
     os << " \\\\\n";
   }

@@ -218,13 +218,19 @@ template <std::size_t H, class T, extent L, extent S, extent DM, extent QW, exte
           bool Projected, bool OutputProjected>
 std::ostream& print(std::ostream& os, const attention_trace<H, T, L, S, DM, QW, KW, VW, Output, Projected, OutputProjected>& t,
                     const trace_print_options& opt = {}) {
+  using detail::cat;
   const auto& num = opt.numbers;
   const auto head = [&opt](std::size_t h) { return std::to_string(h + opt.first_head_number); };
   const std::string dk = std::to_string(QW.size / H);
+  // "Head 1 - step" with several heads; the step alone with one.
   const auto head_label = [&](std::size_t h, const std::string& step) {
-    return H == 1 ? step : "Head " + head(h) + " - " + step;
+    return H == 1 ? step : cat("Head ", head(h), " - ", step);
   };
-  const auto sub = [&](const char* m, std::size_t h) { return H == 1 ? std::string(m) : m + ("_" + head(h)); };
+  // "Q_1" with several heads, "Q" with one.
+  const auto sub = [&](const char* m, std::size_t h) { return H == 1 ? std::string(m) : cat(m, "_", head(h)); };
+  const auto columns = [](std::size_t h, std::size_t width) {
+    return cat("[:, ", std::to_string(h * width), ":", std::to_string((h + 1) * width), "]");
+  };
   if constexpr (Projected) {
     print(os, "X", t.x, num);
     print(os, "Q = X W_q", t.q, num);
@@ -237,31 +243,28 @@ std::ostream& print(std::ostream& os, const attention_trace<H, T, L, S, DM, QW, 
   }
   if constexpr (H > 1) {
     for (std::size_t h = 0; h < H; ++h) {
-      const std::string block = " = Q[:, " + std::to_string(h * t.q_heads.cols) + ":" +
-                                std::to_string((h + 1) * t.q_heads.cols) + "]";
-      print(os, head_label(h, sub("Q", h) + block), t.q_heads.items[h], num);
-      print(os, head_label(h, sub("K", h) + " = K" + block.substr(4)), t.k_heads.items[h], num);
-      const std::string vblock = "[:, " + std::to_string(h * t.v_heads.cols) + ":" +
-                                 std::to_string((h + 1) * t.v_heads.cols) + "]";
-      print(os, head_label(h, sub("V", h) + " = V" + vblock), t.v_heads.items[h], num);
+      print(os, head_label(h, cat(sub("Q", h), " = Q", columns(h, t.q_heads.cols))), t.q_heads.items[h], num);
+      print(os, head_label(h, cat(sub("K", h), " = K", columns(h, t.k_heads.cols))), t.k_heads.items[h], num);
+      print(os, head_label(h, cat(sub("V", h), " = V", columns(h, t.v_heads.cols))), t.v_heads.items[h], num);
     }
   }
   for (std::size_t h = 0; h < H; ++h) {
-    print(os, head_label(h, "Attention Scores " + sub("S", h) + " = " + sub("Q", h) + " " + sub("K", h) + "^T / sqrt(" + dk + ")"),
+    print(os,
+          head_label(h, cat("Attention Scores ", sub("S", h), " = ", sub("Q", h), " ", sub("K", h), "^T / sqrt(", dk, ")")),
           t.scores.items[h], num);
   }
   for (std::size_t h = 0; h < H; ++h) {
-    print(os, head_label(h, "Softmax Attention Weights " + sub("A", h) + " = softmax(" + sub("S", h) + ")"),
+    print(os, head_label(h, cat("Softmax Attention Weights ", sub("A", h), " = softmax(", sub("S", h), ")")),
           t.weights.items[h], num);
   }
   for (std::size_t h = 0; h < H; ++h) {
-    print(os, head_label(h, "Weighted Sum " + sub("Z", h) + " = " + sub("A", h) + " " + sub("V", h)),
+    print(os, head_label(h, cat("Weighted Sum ", sub("Z", h), " = ", sub("A", h), " ", sub("V", h))),
           t.head_outputs.items[h], num);
   }
   if constexpr (H > 1) {
     std::string parts;
-    for (std::size_t h = 0; h < H; ++h) parts += (h != 0 ? ", " : "") + sub("Z", h);
-    print(os, "Multi-Head Output Z = Concat(" + parts + ")", t.concat, num);
+    for (std::size_t h = 0; h < H; ++h) parts += cat(h != 0 ? ", " : "", sub("Z", h));
+    print(os, cat("Multi-Head Output Z = Concat(", parts, ")"), t.concat, num);
   }
   if constexpr (OutputProjected) print(os, "Output Y = Z W_o", t.output, num);
   return os;
