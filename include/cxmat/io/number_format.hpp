@@ -116,6 +116,12 @@ number_parts positional_parts(T x, int precision, bool fixed_digits) {
     } else {
       // Place the shortest digits around the point.
       std::string integral, fraction;
+      if (d.exponent >= 0 && static_cast<std::size_t>(d.exponent) + 1 >= d.digits.size()) {
+        // An integral value: numpy writes every digit of the exact value (float 70769584 is
+        // "70769584.", although its shortest digits are 7.076958e7).
+        p.integral = chars_of(x, std::chars_format::fixed, 0);
+        return p;
+      }
       if (d.exponent >= 0) {
         const auto int_len = static_cast<std::size_t>(d.exponent) + 1;
         integral = d.digits.substr(0, int_len < d.digits.size() ? int_len : d.digits.size());
@@ -246,9 +252,16 @@ class array_formatter {
       out += p.integral;
       out += '.';
       if (scientific_) {
-        // Every mantissa gets the same number of digits (numpy pads with zeros).
+        // Every mantissa gets the same number of digits: those of x's exact binary value,
+        // rounded, as numpy's Dragon4 with min_digits (zeros except for subnormals, whose
+        // shortest digits are few: 5e-324 prints as 4.94065646e-324).
+        if (p.fraction.size() < fraction_digits_) {
+          p = detail::scientific_parts(x, static_cast<int>(fraction_digits_), true);
+          out.assign(pad_left_ > p.integral.size() ? pad_left_ - p.integral.size() : 0, ' ');
+          out += p.integral;
+          out += '.';
+        }
         out += p.fraction;
-        out.append(fraction_digits_ - p.fraction.size(), '0');
         out += 'e';
         out += p.exponent.substr(0, 1);
         out.append(exp_size_ - p.exponent.size(), '0');
