@@ -1,6 +1,5 @@
-// Checks of attention traces, each a constexpr function so that the static tests
-// (static_tests/io/) and the runtime tests assert the same property at compile time and at run
-// time.
+// Checks of attention traces, each a constexpr function so that static_tests/io/trace.cpp and
+// runtime_tests/io/trace.cpp assert the same property at compile time and at run time.
 #pragma once
 
 #include <cstddef>
