@@ -8,13 +8,13 @@
 #include <cxmat/cxmat.hpp>
 #include <cxmat/io.hpp>
 
-namespace {
-
-void section(const char* name) { std::cout << "=== " << name << " ===\n"; }
-
 CXMAT_DIM(n, 2);
 CXMAT_DIM(d_model, 4);
 CXMAT_DIM(d_k, 3);
+
+namespace {
+
+void section(const char* name) { std::cout << "=== " << name << " ===\n"; }
 
 }  // namespace
 

@@ -12,14 +12,17 @@
 
 #include "support/catch.hpp"
 
+namespace io_print_test {
+CXMAT_DIM(n, 2);
+CXMAT_DIM(d_k, 3);
+}  // namespace io_print_test
+
 namespace {
 
 using cxmat::matrix;
+using io_print_test::n, io_print_test::d_k;
 constexpr double infinity = std::numeric_limits<double>::infinity();
 constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
-
-CXMAT_DIM(n, 2);
-CXMAT_DIM(d_k, 3);
 
 template <class M>
 std::string str(const M& m, cxmat::print_options opt = {}) {

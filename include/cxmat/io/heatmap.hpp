@@ -142,9 +142,11 @@ inline std::string fitted_left(const std::string& s, std::size_t width) {
   return s + std::string(width - s.size(), ' ');
 }
 
-inline std::string short_number(double v) {
+// v with at most `digits` decimals, small values as 0 (numpy's suppress=True): fits in a cell.
+inline std::string short_number(double v, int digits = 3) {
   print_options o;
-  o.precision = 3;
+  o.precision = digits;
+  o.suppress_small = true;
   array_formatter<double> f(o);
   f.add(v);
   return f.format_compact(v);
@@ -236,8 +238,9 @@ struct svg_heatmap_options {
   /// Axis titles: rows are queries, columns are keys.
   std::string row_axis = "query";
   std::string col_axis = "key";
-  /// Write each weight in its cell.
+  /// Write each weight in its cell, with at most this many decimals (tiny values show as 0).
   bool show_values = true;
+  int value_digits = 2;
   /// Add a panel of the mean over heads after the heads (batch overload only).
   bool mean_panel = true;
 };
@@ -335,13 +338,13 @@ inline void write_svg(std::ostream& os, const std::vector<svg_panel>& panels, st
            << svg_number(top + cs * static_cast<double>(i)) << "\" width=\"" << svg_number(cs) << "\" height=\""
            << svg_number(cs) << "\" fill=\"" << hex_color(c) << "\"><title>"
            << xml_escape(label_or_index(row_labels, i)) << " \u2192 " << xml_escape(label_or_index(col_labels, j))
-           << ": " << short_number(v) << "</title></rect>\n";
+           << ": " << exact_number(v) << "</title></rect>\n";
         if (opt.show_values) {
           // Dark text on the light end of the scale, light text on the dark end.
           os << "    <text class=\"cell-value\" x=\"" << svg_number(gx + cs * (static_cast<double>(j) + 0.5))
              << "\" y=\"" << svg_number(top + cs * (static_cast<double>(i) + 0.5) + 4.0)
              << "\" text-anchor=\"middle\" font-size=\"10\" fill=\"" << (t > 0.6 ? "#000000" : "#ffffff") << "\">"
-             << short_number(v) << "</text>\n";
+             << short_number(v, opt.value_digits) << "</text>\n";
         }
       }
     }
