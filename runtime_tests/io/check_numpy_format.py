@@ -5,7 +5,7 @@ Usage: check_numpy_format.py <numpy_cases program>
 
 The program writes cases (see numpy_cases.cpp); for each, this script builds the same array
 with numpy, prints it with str() under the same options (precision, suppress, floatmode
-'maxprec' or 'fixed'; no line wrapping) and compares. Prints every mismatch; exits 1 if any.
+'maxprec' or 'fixed', linewidth) and compares. Prints every mismatch; exits 1 if any.
 """
 import subprocess
 import sys
@@ -19,7 +19,8 @@ def main():
     while i < len(out) and out[i]:
         head = out[i].split()
         dtype, precision, suppress, fixed = head[1], int(head[2]), head[3] == "1", head[4] == "1"
-        dims = tuple(int(d) for d in head[5:])
+        width = int(head[5]) or 1 << 20  # 0: no wrapping
+        dims = tuple(int(d) for d in head[6:])
         values = [float(v) for v in out[i + 1].split()]
         j = i + 2
         while out[j] != "end":
@@ -27,7 +28,7 @@ def main():
         got = "\n".join(out[i + 2:j])
         a = np.array(values, dtype=np.float64).astype(dtype).reshape(dims)
         with np.printoptions(precision=precision, suppress=suppress, floatmode="fixed" if fixed else "maxprec",
-                             linewidth=1 << 20, threshold=1 << 20):
+                             linewidth=width, threshold=1 << 20):
             want = str(a)
         cases += 1
         if got != want:

@@ -1,6 +1,6 @@
 // Writes random arrays with cxmat's numpy-style printing, for check_numpy_format.py to compare
 // with numpy's own str() of the same values under the same print options. Each case is
-//   case <dtype> <precision> <suppress> <fixed> <dims...>
+//   case <dtype> <precision> <suppress> <fixed> <line width> <dims...>
 //   <every value, shortest round-trip text>
 //   <cxmat's output>
 //   end
@@ -73,8 +73,10 @@ void emit(Array& a, std::size_t count, const char* dtype, const char* dims) {
   opt.precision = 1 + below(10);
   opt.suppress_small = below(4) == 0;
   opt.fixed_digits = below(4) == 0;
+  const int widths[] = {75, 75, 40, 120, 0};
+  opt.line_width = widths[below(5)];
   std::cout << "case " << dtype << ' ' << opt.precision << ' ' << opt.suppress_small << ' ' << opt.fixed_digits << ' '
-            << dims << '\n';
+            << opt.line_width << ' ' << dims << '\n';
   for (std::size_t k = 0; k < count; ++k) std::cout << (k != 0 ? " " : "") << text(static_cast<double>(data[k]));
   std::cout << '\n';
   cxmat::print_values(std::cout, a, opt);
@@ -84,18 +86,22 @@ void emit(Array& a, std::size_t count, const char* dtype, const char* dims) {
 }  // namespace
 
 int main() {
-  for (int round = 0; round < 300; ++round) {
+  for (int round = 0; round < 250; ++round) {
     cxmat::matrix<double, 1, 1> m11{};
     cxmat::matrix<double, 1, 5> m15{};
     cxmat::matrix<double, 3, 3> m33{};
     cxmat::matrix<double, 4, 2> m42{};
     cxmat::matrix<float, 2, 3> f23{};
     cxmat::batch<double, 2, 2, 3> b223{};
+    cxmat::matrix<double, 3, 12> m3c{};
+    cxmat::batch<double, 2, 3, 9> b239{};
     emit<double>(m11, 1, "float64", "1 1");
     emit<double>(m15, 5, "float64", "1 5");
     emit<double>(m33, 9, "float64", "3 3");
     emit<double>(m42, 8, "float64", "4 2");
     emit<float>(f23, 6, "float32", "2 3");
     emit<double>(b223, 12, "float64", "2 2 3");
+    emit<double>(m3c, 36, "float64", "3 12");
+    emit<double>(b239, 54, "float64", "2 3 9");
   }
 }

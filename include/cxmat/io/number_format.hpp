@@ -38,6 +38,9 @@ struct print_options {
   /// numpy's floatmode='fixed': exactly `precision` digits for every value, instead of the fewest
   /// that identify it (floatmode='maxprec').
   bool fixed_digits = false;
+  /// numpy's linewidth: a row longer than this many columns continues on the next line;
+  /// 0 never wraps.
+  int line_width = 75;
 };
 
 namespace detail {

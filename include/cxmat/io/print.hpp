@@ -66,18 +66,56 @@ void add_to(array_formatter<T>& f, const matrix<T, R, C>& m) {
   }
 }
 
-// Rows of one matrix in numpy's nesting: `indent` spaces before each row after the first.
-template <class T, extent R, extent C>
-void write_rows(std::ostream& os, array_formatter<T>& f, const matrix<T, R, C>& m, std::size_t indent) {
-  for (std::size_t i = 0; i < R.size; ++i) {
-    if (i != 0) os << '\n' << std::string(indent, ' ');
-    os << '[';
-    for (std::size_t j = 0; j < C.size; ++j) {
-      if (j != 0) os << ' ';
-      os << f.format(m.elems[i][j]);
+// numpy's _formatArray, for 1 to 3 axes: each level of nesting adds one space to the hanging
+// indent and takes one column off the width; a row wraps before a word that would pass the
+// width (less one column for the closing bracket), unless the line holds no word yet.
+// `width` 0 means no wrapping.
+template <class T>
+std::string format_row(array_formatter<T>& f, const T* row, std::size_t cols, const std::string& hanging,
+                       std::size_t width, bool wrap) {
+  const std::size_t elem_width = width > 0 ? width - 1 : 0;
+  std::string s, line = hanging;
+  for (std::size_t j = 0; j < cols; ++j) {
+    const std::string word = f.format(row[j]);
+    if (wrap && line.size() + word.size() > elem_width && line.size() > hanging.size()) {
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      s += line;
+      s += '\n';
+      line = hanging;
     }
-    os << ']';
+    line += word;
+    if (j + 1 != cols) line += ' ';
   }
+  s += line;
+  return cat("[", std::string_view(s).substr(hanging.size()), "]");
+}
+
+template <class T, extent R, extent C>
+std::string format_matrix(array_formatter<T>& f, const matrix<T, R, C>& m, const std::string& hanging,
+                          std::size_t width, bool wrap) {
+  const std::string next = cat(hanging, " ");
+  std::string s;
+  for (std::size_t i = 0; i < R.size; ++i) {
+    s += hanging;
+    s += format_row(f, m.elems[i], C.size, next, width - 1, wrap);
+    if (i + 1 != R.size) s += '\n';
+  }
+  return cat("[", std::string_view(s).substr(hanging.size()), "]");
+}
+
+template <class T, extent B, extent R, extent C>
+std::string format_batch(array_formatter<T>& f, const batch<T, B, R, C>& x, std::size_t width, bool wrap) {
+  std::string s;
+  for (std::size_t b = 0; b < B.size; ++b) {
+    s += ' ';
+    s += format_matrix(f, x.items[b], "  ", width - 1, wrap);
+    if (b + 1 != B.size) s += "\n\n";
+  }
+  return cat("[", std::string_view(s).substr(1), "]");
+}
+
+inline std::size_t line_width_of(const print_options& opt) {
+  return opt.line_width > 3 ? static_cast<std::size_t>(opt.line_width) : 3;
 }
 
 // "[H=1]" for a named batch axis, "[1]" for a plain one.
@@ -90,18 +128,17 @@ std::string batch_index_text(std::size_t b) {
 }  // namespace detail
 
 /// Writes m as numpy's print(m) does: one notation and one column width for all elements,
-/// shortest round-trip digits up to `precision`, integral values as `7.`, and scientific
-/// notation when magnitudes call for it (1e300 prints as `1.e+300`, not 301 digits):
+/// shortest round-trip digits up to `precision`, integral values as `7.`, scientific notation
+/// when magnitudes call for it (1e300 prints as `1.e+300`, not 301 digits), rows wrapped at
+/// `line_width` columns:
 ///   [[ 7.   8.   9. ]
 ///    [15.8 18.4 21. ]]
-/// Unlike numpy, long rows are not wrapped. Ends with a newline.
+/// Ends with a newline.
 template <class T, extent R, extent C>
 std::ostream& print_values(std::ostream& os, const matrix<T, R, C>& m, print_options opt = {}) {
   array_formatter<T> f(opt);
   detail::add_to(f, m);
-  os << '[';
-  detail::write_rows(os, f, m, 1);
-  return os << "]\n";
+  return os << detail::format_matrix(f, m, " ", detail::line_width_of(opt), opt.line_width > 0) << '\n';
 }
 
 /// Writes a B x R x C batch as numpy prints a 3-d array: the matrices one after another,
@@ -110,14 +147,7 @@ template <class T, extent B, extent R, extent C>
 std::ostream& print_values(std::ostream& os, const batch<T, B, R, C>& x, print_options opt = {}) {
   array_formatter<T> f(opt);
   for (std::size_t b = 0; b < B.size; ++b) detail::add_to(f, x.items[b]);
-  os << '[';
-  for (std::size_t b = 0; b < B.size; ++b) {
-    if (b != 0) os << "\n\n ";
-    os << '[';
-    detail::write_rows(os, f, x.items[b], 2);
-    os << ']';
-  }
-  return os << "]\n";
+  return os << detail::format_batch(f, x, detail::line_width_of(opt), opt.line_width > 0) << '\n';
 }
 
 /// m as text, as print_values writes it (with the final newline).
@@ -148,9 +178,8 @@ std::ostream& print(std::ostream& os, std::string_view label, const batch<T, B, 
   array_formatter<T> f(opt);
   for (std::size_t b = 0; b < B.size; ++b) detail::add_to(f, x.items[b]);
   for (std::size_t b = 0; b < B.size; ++b) {
-    os << label << detail::batch_index_text<B>(b) << " (" << shape_of(x.items[b]) << "):\n[";
-    detail::write_rows(os, f, x.items[b], 1);
-    os << "]\n";
+    os << label << detail::batch_index_text<B>(b) << " (" << shape_of(x.items[b]) << "):\n"
+       << detail::format_matrix(f, x.items[b], " ", detail::line_width_of(opt), opt.line_width > 0) << '\n';
   }
   return os;
 }
