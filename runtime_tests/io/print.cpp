@@ -84,6 +84,20 @@ TEST_CASE("numbers print as numpy prints them", "[io][print]") {
     pos.notation = cxmat::float_notation::positional;
     CHECK(str(matrix<double, 1, 2>{{{1e-5, 1}}}, pos) == "[[0.00001 1.     ]]");
   }
+  SECTION("long rows wrap at line_width, as numpy's linewidth") {
+    matrix<double, 1, 12> sevenths{};
+    for (std::size_t j = 0; j < 12; ++j) sevenths(0, j) = static_cast<double>(j + 1) / 7;
+    CHECK(str(sevenths) ==
+          "[[0.14285714 0.28571429 0.42857143 0.57142857 0.71428571 0.85714286\n"
+          "  1.         1.14285714 1.28571429 1.42857143 1.57142857 1.71428571]]");
+    cxmat::print_options narrow;
+    narrow.line_width = 30;
+    const cxmat::batch<double, 2, 1, 8> b{{{{{1.5, 2, 3, 4, 5, 6, 7, 8}}}, {{{9, 10, 11, 12, 13, 14, 15, 16}}}}};
+    CHECK(str(b, narrow) == "[[[ 1.5  2.   3.   4.   5.\n    6.   7.   8. ]]\n\n [[ 9.  10.  11.  12.  13.\n   14.  15.  16. ]]]");
+    cxmat::print_options never;
+    never.line_width = 0;
+    CHECK(str(sevenths, never).find('\n') == std::string::npos);
+  }
   SECTION("float is printed with float's shortest digits") {
     CHECK(str(matrix<float, 1, 2>{{{0.1f, 1.0f / 3}}}) == "[[0.1        0.33333334]]");
   }
