@@ -11,6 +11,7 @@
 #include <iostream>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include <cxmat/io/print.hpp>
 
@@ -64,11 +65,31 @@ std::string text(double v) {
   return std::string(buffer, r.ptr);
 }
 
-template <class T, class Array>
-void emit(Array& a, std::size_t count, const char* dtype, const char* dims) {
+// The elements of a matrix or batch, row by row.
+template <class T, cxmat::extent R, cxmat::extent C>
+std::vector<T*> elements(cxmat::matrix<T, R, C>& m) {
+  std::vector<T*> out;
+  for (std::size_t i = 0; i < R.size; ++i) {
+    for (std::size_t j = 0; j < C.size; ++j) out.push_back(&m(i, j));
+  }
+  return out;
+}
+template <class T, cxmat::extent B, cxmat::extent R, cxmat::extent C>
+std::vector<T*> elements(cxmat::batch<T, B, R, C>& x) {
+  std::vector<T*> out;
+  for (std::size_t b = 0; b < B.size; ++b) {
+    for (T* e : elements(x[b])) out.push_back(e);
+  }
+  return out;
+}
+
+template <class Array>
+void emit(Array& a, const char* dtype, const char* dims) {
+  using T = typename Array::value_type;
   const int family = below(6);
-  T* data = reinterpret_cast<T*>(&a);  // NOLINT: matrix and batch store their elements contiguously
-  for (std::size_t k = 0; k < count; ++k) data[k] = static_cast<T>(value(family));
+  const std::vector<T*> data = elements(a);
+  const std::size_t count = data.size();
+  for (T* e : data) *e = static_cast<T>(value(family));
   cxmat::print_options opt;
   opt.precision = 1 + below(10);
   opt.suppress_small = below(4) == 0;
@@ -77,7 +98,7 @@ void emit(Array& a, std::size_t count, const char* dtype, const char* dims) {
   opt.line_width = widths[below(5)];
   std::cout << "case " << dtype << ' ' << opt.precision << ' ' << opt.suppress_small << ' ' << opt.fixed_digits << ' '
             << opt.line_width << ' ' << dims << '\n';
-  for (std::size_t k = 0; k < count; ++k) std::cout << (k != 0 ? " " : "") << text(static_cast<double>(data[k]));
+  for (std::size_t k = 0; k < count; ++k) std::cout << (k != 0 ? " " : "") << text(static_cast<double>(*data[k]));
   std::cout << '\n';
   cxmat::print_values(std::cout, a, opt);
   std::cout << "end\n";
@@ -95,13 +116,13 @@ int main() {
     cxmat::batch<double, 2, 2, 3> b223{};
     cxmat::matrix<double, 3, 12> m3c{};
     cxmat::batch<double, 2, 3, 9> b239{};
-    emit<double>(m11, 1, "float64", "1 1");
-    emit<double>(m15, 5, "float64", "1 5");
-    emit<double>(m33, 9, "float64", "3 3");
-    emit<double>(m42, 8, "float64", "4 2");
-    emit<float>(f23, 6, "float32", "2 3");
-    emit<double>(b223, 12, "float64", "2 2 3");
-    emit<double>(m3c, 36, "float64", "3 12");
-    emit<double>(b239, 54, "float64", "2 3 9");
+    emit(m11, "float64", "1 1");
+    emit(m15, "float64", "1 5");
+    emit(m33, "float64", "3 3");
+    emit(m42, "float64", "4 2");
+    emit(f23, "float32", "2 3");
+    emit(b223, "float64", "2 2 3");
+    emit(m3c, "float64", "3 12");
+    emit(b239, "float64", "2 3 9");
   }
 }
