@@ -24,7 +24,8 @@ constexpr auto trace = cxmat::trace_multi_head_attention(ws::X, heads, ws::Wo);
 using boost::hana::size_c;
 // Both heads have the same scores and weights; their outputs differ.
 static_assert(matches_reference(trace.scores[0], ref::scores) && matches_reference(trace.scores[1], ref::scores));
-static_assert(matches_reference(weights[size_c<0>], ref::weights) && matches_reference(weights[size_c<1>], ref::weights));
+static_assert(matches_reference(weights[size_c<0>], ref::weights) &&
+              matches_reference(weights[size_c<1>], ref::weights));
 static_assert(trace.weights[0] == weights[size_c<0>] && trace.weights[1] == weights[size_c<1>]);
 static_assert(matches_reference(outputs[size_c<0>], ref::head1) && matches_reference(outputs[size_c<1>], ref::head2));
 static_assert(matches_reference(trace.concat, ref::concat));

@@ -42,7 +42,8 @@ TEST_CASE("viridis: the anchors, and halfway between two of them", "[io][heatmap
   CHECK(cxmat::hex_color(cxmat::viridis(7.0)) == "#fde725");
   // t = 1/16: halfway from #440154 to #482878: (68+72)/2 = 70, (1+40)/2 = 20.5 -> 21, (84+120)/2 = 102.
   CHECK(cxmat::viridis(1.0 / 16) == cxmat::rgb{70, 21, 102});
-  // t = 15/16: halfway from #6ece58 to #fde725: (110+253)/2 = 181.5 -> 182, (206+231)/2 = 218.5 -> 219, (88+37)/2 = 62.5 -> 63.
+  // t = 15/16: halfway from #6ece58 to #fde725: (110+253)/2 = 181.5 -> 182, (206+231)/2 = 218.5 -> 219, (88+37)/2
+  // = 62.5 -> 63.
   CHECK(cxmat::viridis(15.0 / 16) == cxmat::rgb{182, 219, 63});
   static_assert(cxmat::viridis(0.125) == cxmat::rgb{0x48, 0x28, 0x78});
 }

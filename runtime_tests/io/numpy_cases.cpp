@@ -47,9 +47,16 @@ double value(int family) {
     case 3:
       return sign * uniform();
     case 4: {
-      const double specials[] = {0.0, -0.0, std::numeric_limits<double>::infinity(),
-                                 -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
-                                 0.5, 1.0, 1e-4, 1e8, 0.1};
+      const double specials[] = {0.0,
+                                 -0.0,
+                                 std::numeric_limits<double>::infinity(),
+                                 -std::numeric_limits<double>::infinity(),
+                                 std::numeric_limits<double>::quiet_NaN(),
+                                 0.5,
+                                 1.0,
+                                 1e-4,
+                                 1e8,
+                                 0.1};
       return below(3) == 0 ? specials[below(10)] : sign * uniform() * 100;
     }
     default: {

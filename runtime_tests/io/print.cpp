@@ -51,8 +51,8 @@ TEST_CASE("numbers print as numpy prints them", "[io][print]") {
     CHECK(str(matrix<double, 2, 2>{{{1e-300, 1e300}, {5e-324, 1.7976931348623157e308}}}) ==
           "[[1.00000000e-300 1.00000000e+300]\n [4.94065646e-324 1.79769313e+308]]");
     CHECK(str(matrix<double, 1, 2>{{{123456.789, 0.001}}}) == "[[1.23456789e+05 1.00000000e-03]]");
-    CHECK(str(matrix<double, 1, 2>{{{1e7, 0.5}}}) == "[[1.e+07 5.e-01]]");    // ratio > 1000
-    CHECK(str(matrix<double, 1, 2>{{{1e-4, 1}}}) == "[[1.e-04 1.e+00]]");    // 1e-4 is not < 1e-4, but the ratio is
+    CHECK(str(matrix<double, 1, 2>{{{1e7, 0.5}}}) == "[[1.e+07 5.e-01]]");  // ratio > 1000
+    CHECK(str(matrix<double, 1, 2>{{{1e-4, 1}}}) == "[[1.e-04 1.e+00]]");   // 1e-4 is not < 1e-4, but the ratio is
     CHECK(str(matrix<double, 1, 2>{{{0.00011, 0.1}}}) == "[[0.00011 0.1    ]]");
   }
   SECTION("nan and infinities, alone and among numbers") {
@@ -93,7 +93,8 @@ TEST_CASE("numbers print as numpy prints them", "[io][print]") {
     cxmat::print_options narrow;
     narrow.line_width = 30;
     const cxmat::batch<double, 2, 1, 8> b{{{{{1.5, 2, 3, 4, 5, 6, 7, 8}}}, {{{9, 10, 11, 12, 13, 14, 15, 16}}}}};
-    CHECK(str(b, narrow) == "[[[ 1.5  2.   3.   4.   5.\n    6.   7.   8. ]]\n\n [[ 9.  10.  11.  12.  13.\n   14.  15.  16. ]]]");
+    CHECK(str(b, narrow) ==
+          "[[[ 1.5  2.   3.   4.   5.\n    6.   7.   8. ]]\n\n [[ 9.  10.  11.  12.  13.\n   14.  15.  16. ]]]");
     cxmat::print_options never;
     never.line_width = 0;
     CHECK(str(sevenths, never).find('\n') == std::string::npos);
@@ -129,7 +130,9 @@ TEST_CASE("labels carry shapes and names; batches print with their axis name", "
     const cxmat::attention_result<matrix<double, 1, 1>, cxmat::batch<double, 1, 1, 1>> r{{{{2}}}, {{{{{1}}}}}};
     std::ostringstream res;
     cxmat::print(res, "attn", r);
-    CHECK(res.str() == "attn: output (1 x 1):\n[[2.]]\nattn: weights (1 x 1 x 1 (H x 1 x 1)):\nattn: weights[H=0] (1 x 1):\n[[1.]]\n");
+    CHECK(
+        res.str() ==
+        "attn: output (1 x 1):\n[[2.]]\nattn: weights (1 x 1 x 1 (H x 1 x 1)):\nattn: weights[H=0] (1 x 1):\n[[1.]]\n");
   }
 }
 
@@ -137,7 +140,8 @@ TEST_CASE("per-head tuples print head by head", "[io][print][hana]") {
   const auto t = boost::hana::make_tuple(matrix<double, 1, 2>{{{0.5, 0.5}}}, matrix<double, 1, 1>{{{1e-9}}});
   std::ostringstream os;
   cxmat::print(os, "head_weights", t);
-  CHECK(os.str() == "head_weights (2 heads):\nhead_weights[H=0] (1 x 2):\n[[0.5 0.5]]\nhead_weights[H=1] (1 x 1):\n[[1.e-09]]\n");
+  CHECK(os.str() ==
+        "head_weights (2 heads):\nhead_weights[H=0] (1 x 2):\n[[0.5 0.5]]\nhead_weights[H=1] (1 x 1):\n[[1.e-09]]\n");
 }
 
 TEST_CASE("Markdown and LaTeX tables", "[io][table]") {
@@ -148,8 +152,7 @@ TEST_CASE("Markdown and LaTeX tables", "[io][table]") {
     CHECK(os.str() == "|     0 |   1 |\n|------:|----:|\n|     7 | 0.5 |\n| -1.25 |   2 |\n");
     std::ostringstream labelled;
     cxmat::print_markdown(labelled, m, {{}, {"a", "bb"}, {"k_0", "k_1"}});
-    CHECK(labelled.str() ==
-          "|    |   k_0 | k_1 |\n|:---|------:|----:|\n| a  |     7 | 0.5 |\n| bb | -1.25 |   2 |\n");
+    CHECK(labelled.str() == "|    |   k_0 | k_1 |\n|:---|------:|----:|\n| a  |     7 | 0.5 |\n| bb | -1.25 |   2 |\n");
   }
   SECTION("LaTeX bmatrix, pmatrix and tabular") {
     std::ostringstream b;
@@ -160,7 +163,8 @@ TEST_CASE("Markdown and LaTeX tables", "[io][table]") {
     CHECK(p.str() == "\\begin{pmatrix}\n  1.5 \\times 10^{-14} & -\\infty & \\mathrm{nan}\n\\end{pmatrix}\n");
     std::ostringstream t;
     cxmat::print_latex(t, matrix<double, 1, 2>{{{1e300, 2}}}, cxmat::latex_style::tabular, {{}, {"x_0"}, {"a&b", "c"}});
-    CHECK(t.str() == "\\begin{tabular}{l|rr}\n   & a\\&b & c \\\\\n  \\hline\n"
-                     "  x\\_0 & $1 \\times 10^{300}$ & $2 \\times 10^{0}$ \\\\\n\\end{tabular}\n");
+    CHECK(t.str() ==
+          "\\begin{tabular}{l|rr}\n   & a\\&b & c \\\\\n  \\hline\n"
+          "  x\\_0 & $1 \\times 10^{300}$ & $2 \\times 10^{0}$ \\\\\n\\end{tabular}\n");
   }
 }

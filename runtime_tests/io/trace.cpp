@@ -33,7 +33,8 @@ TEST_CASE("a trace's output is the library's output, at run time", "[io][trace]"
   CHECK(io_checks::trace_matches_library<2>(x, wq, wk, wv, cxmat::query_bias(bias), cxmat::causal_lower_right,
                                             cxmat::value_bias(bias), cxmat::scale(0.5)));
   const auto wo = at_run_time(ws4::Wk);
-  CHECK(io_checks::trace_with_wo_matches_library<3>(x, wq, wk, wv, wo, cxmat::output_bias(bias), cxmat::key_bias(bias)));
+  CHECK(
+      io_checks::trace_with_wo_matches_library<3>(x, wq, wk, wv, wo, cxmat::output_bias(bias), cxmat::key_bias(bias)));
 }
 
 TEST_CASE("a trace's steps match the float64 references", "[io][trace]") {
@@ -46,14 +47,16 @@ TEST_CASE("a trace's steps match the float64 references", "[io][trace]") {
   CHECK(matches_reference(t.weights[2], ws4::ref::weights_h3_2));
   CHECK(matches_reference(t.output, ws4::ref::output_h3));
   // Per-head form (worksheet 000): the same steps as numpy's solution.
-  const auto heads = cxmat::make_heads(cxmat::attention_head{at_run_time(ws0::W0q), at_run_time(ws0::W0k), at_run_time(ws0::W0v)},
-                                       cxmat::attention_head{at_run_time(ws0::W1q), at_run_time(ws0::W1k), at_run_time(ws0::W1v)});
+  const auto heads =
+      cxmat::make_heads(cxmat::attention_head{at_run_time(ws0::W0q), at_run_time(ws0::W0k), at_run_time(ws0::W0v)},
+                        cxmat::attention_head{at_run_time(ws0::W1q), at_run_time(ws0::W1k), at_run_time(ws0::W1v)});
   const auto t0 = cxmat::trace_multi_head_attention(at_run_time(ws0::X), heads, at_run_time(ws0::Wo));
   CHECK(matches_reference(t0.scores[0], ws0::ref::scores0));
   CHECK(matches_reference(t0.scores[1], ws0::ref::scores1));
   CHECK(matches_reference(t0.concat, ws0::ref::Z));
   CHECK(matches_reference(t0.output, ws0::ref::output));
-  CHECK(cxmat::approx_equal(t0.output, cxmat::multi_head_attention(at_run_time(ws0::X), heads, at_run_time(ws0::Wo)), 1e-15));
+  CHECK(cxmat::approx_equal(t0.output, cxmat::multi_head_attention(at_run_time(ws0::X), heads, at_run_time(ws0::Wo)),
+                            1e-15));
 }
 
 TEST_CASE("a trace prints its steps in the worksheets' order", "[io][trace]") {

@@ -75,7 +75,9 @@ static_assert(cxmat::shape_text<decltype(named_trace::output)>() == "5 x 6 (n x 
 // A trace is rejected exactly where the traced call is: 4 heads do not divide 6 columns, W_o
 // must have as many rows as the heads' concatenated width.
 template <std::size_t H, class... A>
-concept traceable = requires(const A&... a) { cxmat::trace_multi_head_attention<H>(a...); };
+concept traceable = requires(const A&... a) {
+  cxmat::trace_multi_head_attention<H>(a...);
+};
 static_assert(traceable<3, decltype(X), decltype(W), decltype(W), decltype(W)>);
 static_assert(!traceable<4, decltype(X), decltype(W), decltype(W), decltype(W)>);
 static_assert(!traceable<3, decltype(X), decltype(W), decltype(W), decltype(W), matrix<double, 5, 6>>);

@@ -251,12 +251,23 @@ inline std::string xml_escape(std::string_view s) {
   std::string out;
   for (const char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -303,19 +314,19 @@ inline void write_svg(std::ostream& os, const std::vector<svg_panel>& panels, st
   }
   os << "  <defs>\n    <linearGradient id=\"cxmat-scale\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">\n";
   for (int k = 0; k <= 8; ++k) {
-    os << "      <stop offset=\"" << chars_of(k / 8.0) << "\" stop-color=\"" << hex_color(viridis(k / 8.0))
-       << "\"/>\n";
+    os << "      <stop offset=\"" << chars_of(k / 8.0) << "\" stop-color=\"" << hex_color(viridis(k / 8.0)) << "\"/>\n";
   }
   os << "    </linearGradient>\n  </defs>\n";
   for (std::size_t p = 0; p < panels.size(); ++p) {
     const double x0 = 20.0 + panel_w * static_cast<double>(p);
     const double gx = x0 + label_space;  // left edge of the grid
     os << "  <g class=\"panel\" data-panel=\"" << xml_escape(panels[p].name) << "\">\n";
-    os << "    <text class=\"panel-title\" x=\"" << svg_number(gx + cs * static_cast<double>(cols) / 2)
-       << "\" y=\"" << svg_number(top - label_space - 12.0) << "\" text-anchor=\"middle\" font-weight=\"bold\">"
+    os << "    <text class=\"panel-title\" x=\"" << svg_number(gx + cs * static_cast<double>(cols) / 2) << "\" y=\""
+       << svg_number(top - label_space - 12.0) << "\" text-anchor=\"middle\" font-weight=\"bold\">"
        << xml_escape(panels[p].title) << "</text>\n";
     os << "    <text class=\"axis-title\" x=\"" << svg_number(gx + cs * static_cast<double>(cols) / 2) << "\" y=\""
-       << svg_number(top + grid_h + 28.0) << "\" text-anchor=\"middle\">" << xml_escape(opt.col_axis) << " (columns)</text>\n";
+       << svg_number(top + grid_h + 28.0) << "\" text-anchor=\"middle\">" << xml_escape(opt.col_axis)
+       << " (columns)</text>\n";
     os << "    <text class=\"axis-title\" x=\"" << svg_number(x0) << "\" y=\"" << svg_number(top - 6.0)
        << "\" font-style=\"italic\">" << xml_escape(opt.row_axis) << "</text>\n";
     for (std::size_t j = 0; j < cols; ++j) {
@@ -378,7 +389,8 @@ svg_panel make_panel(std::string name, std::string title, const matrix<T, L, S>&
 /// cell a <rect> coloured on the viridis scale from vmin to vmax, carrying its value
 /// (data-value, with every digit) and a tooltip; labelled axes and a colour scale.
 template <class T, extent L, extent S>
-std::ostream& write_svg_heatmap(std::ostream& os, const matrix<T, L, S>& w, const std::vector<std::string>& row_labels = {},
+std::ostream& write_svg_heatmap(std::ostream& os, const matrix<T, L, S>& w,
+                                const std::vector<std::string>& row_labels = {},
                                 const std::vector<std::string>& col_labels = {}, const svg_heatmap_options& opt = {}) {
   detail::write_svg(os, {detail::make_panel("0", "weights", w)}, L.size, S.size, row_labels, col_labels, opt);
   return os;
@@ -388,11 +400,13 @@ std::ostream& write_svg_heatmap(std::ostream& os, const matrix<T, L, S>& w, cons
 /// "H=h"), then (unless opt.mean_panel is false) the mean over heads (data-panel "mean"), and
 /// one colour scale for all.
 template <class T, extent H, extent L, extent S>
-std::ostream& write_svg_heatmap(std::ostream& os, const batch<T, H, L, S>& w, const std::vector<std::string>& row_labels = {},
+std::ostream& write_svg_heatmap(std::ostream& os, const batch<T, H, L, S>& w,
+                                const std::vector<std::string>& row_labels = {},
                                 const std::vector<std::string>& col_labels = {}, const svg_heatmap_options& opt = {}) {
   std::vector<detail::svg_panel> panels;
   for (std::size_t h = 0; h < H.size; ++h) {
-    panels.push_back(detail::make_panel(detail::cat("H=", std::to_string(h)), detail::cat("head ", std::to_string(h)), w.items[h]));
+    panels.push_back(
+        detail::make_panel(detail::cat("H=", std::to_string(h)), detail::cat("head ", std::to_string(h)), w.items[h]));
   }
   if (opt.mean_panel) panels.push_back(detail::make_panel("mean", "mean over heads", mean(w)));
   detail::write_svg(os, panels, L.size, S.size, row_labels, col_labels, opt);

@@ -51,7 +51,7 @@ struct number_parts {
   std::string fraction;  // digits after the point, possibly empty
   std::string exponent;  // "+300", "-14" in scientific form, else empty
   bool finite = true;
-  std::string special;   // "nan", "inf", "-inf" when not finite
+  std::string special;  // "nan", "inf", "-inf" when not finite
 };
 
 template <class T>
@@ -218,8 +218,8 @@ class array_formatter {
           scientific_ = !finite_.empty();
           break;
         case float_notation::automatic:
-          scientific_ = has_nonzero_ && (max_ >= T(1e8) || (!options_.suppress_small &&
-                                                            (min_ < T(1e-4) || max_ / min_ > T(1000))));
+          scientific_ = has_nonzero_ &&
+                        (max_ >= T(1e8) || (!options_.suppress_small && (min_ < T(1e-4) || max_ / min_ > T(1000))));
           break;
       }
       for (const T& x : finite_) {

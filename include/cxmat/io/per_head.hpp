@@ -17,9 +17,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include <boost/hana/at.hpp>
 #include <boost/hana/for_each.hpp>
-#include <boost/hana/length.hpp>
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/unpack.hpp>
 
@@ -34,14 +32,13 @@ namespace cxmat {
 /// matrix under "label[H=h] (shape):". Each matrix is formatted on its own, as the heads may
 /// differ in shape.
 template <class... M>
-  requires(sizeof...(M) > 0 && (Matrix<M> && ...))
-std::ostream& print(std::ostream& os, std::string_view label, const boost::hana::tuple<M...>& heads,
-                    print_options opt = {}) {
+requires(sizeof...(M) > 0 && (Matrix<M> && ...)) std::ostream& print(std::ostream& os, std::string_view label,
+                                                                     const boost::hana::tuple<M...>& heads,
+                                                                     print_options opt = {}) {
   os << label << " (" << sizeof...(M) << (sizeof...(M) == 1 ? " head" : " heads") << "):\n";
   std::size_t h = 0;
-  boost::hana::for_each(heads, [&](const auto& m) {
-    print(os, detail::cat(label, "[H=", std::to_string(h++), "]"), m, opt);
-  });
+  boost::hana::for_each(heads,
+                        [&](const auto& m) { print(os, detail::cat(label, "[H=", std::to_string(h++), "]"), m, opt); });
   return os;
 }
 
@@ -64,22 +61,23 @@ constexpr auto stacked_projections(const boost::hana::tuple<Heads...>& heads) no
 /// part 4), so the trace is trace_multi_head_attention<H> of the stacked projections. Every head
 /// must have the same shapes.
 template <class T, extent N, extent DM, class... Heads>
-  requires(detail::heads_alike_v<boost::hana::tuple<Heads...>> &&
-           requires(const matrix<T, N, DM>& x, const boost::hana::tuple<Heads...>& heads) {
-             multi_head_attention(x, heads);
-           })
-constexpr auto trace_multi_head_attention(const matrix<T, N, DM>& x, const boost::hana::tuple<Heads...>& heads) noexcept {
+requires(detail::heads_alike_v<boost::hana::tuple<Heads...>>&& requires(const matrix<T, N, DM>& x,
+                                                                        const boost::hana::tuple<Heads...>& heads) {
+  multi_head_attention(x, heads);
+}) constexpr auto trace_multi_head_attention(const matrix<T, N, DM>& x,
+                                             const boost::hana::tuple<Heads...>& heads) noexcept {
   const auto w = detail::stacked_projections(heads);
   return trace_multi_head_attention<sizeof...(Heads)>(x, w.wq, w.wk, w.wv);
 }
 
 /// As above, with the output projection W_o: the trace of multi_head_attention(x, heads, wo).
 template <class T, extent N, extent DM, class... Heads, extent WoR, extent DO>
-  requires(detail::heads_alike_v<boost::hana::tuple<Heads...>> &&
-           requires(const matrix<T, N, DM>& x, const boost::hana::tuple<Heads...>& heads,
-                    const matrix<T, WoR, DO>& wo) { multi_head_attention(x, heads, wo); })
-constexpr auto trace_multi_head_attention(const matrix<T, N, DM>& x, const boost::hana::tuple<Heads...>& heads,
-                                          const matrix<T, WoR, DO>& wo) noexcept {
+requires(detail::heads_alike_v<boost::hana::tuple<Heads...>>&& requires(const matrix<T, N, DM>& x,
+                                                                        const boost::hana::tuple<Heads...>& heads,
+                                                                        const matrix<T, WoR, DO>& wo) {
+  multi_head_attention(x, heads, wo);
+}) constexpr auto trace_multi_head_attention(const matrix<T, N, DM>& x, const boost::hana::tuple<Heads...>& heads,
+                                             const matrix<T, WoR, DO>& wo) noexcept {
   const auto w = detail::stacked_projections(heads);
   return trace_multi_head_attention<sizeof...(Heads)>(x, w.wq, w.wk, w.wv, wo);
 }

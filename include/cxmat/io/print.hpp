@@ -44,8 +44,7 @@ constexpr batch<T, heads_v<B.size>, R, C> as_heads(const batch<T, B, R, C>& x) n
 /// "3 x 2 x 4 (B x n x d_model)" for a batch, "2 x 3" when nothing is named (see shape_text.hpp
 /// for the compile-time form).
 template <class M>
-  requires Matrix<M> || Batch<M>
-std::string shape_of(const M& /*unused*/) {
+requires Matrix<M> || Batch<M> std::string shape_of(const M& /*unused*/) {
   return std::string(shape_text<std::remove_cvref_t<M>>());
 }
 
@@ -152,8 +151,7 @@ std::ostream& print_values(std::ostream& os, const batch<T, B, R, C>& x, print_o
 
 /// m as text, as print_values writes it (with the final newline).
 template <class M>
-  requires Matrix<M> || Batch<M>
-std::string to_string(const M& m, print_options opt = {}) {
+requires Matrix<M> || Batch<M> std::string to_string(const M& m, print_options opt = {}) {
   std::ostringstream os;
   print_values(os, m, opt);
   return os.str();
@@ -254,14 +252,27 @@ inline std::string latex_text(std::string_view s) {
   std::string out;
   for (const char c : s) {
     switch (c) {
-      case '_': case '&': case '%': case '$': case '#': case '{': case '}':
+      case '_':
+      case '&':
+      case '%':
+      case '$':
+      case '#':
+      case '{':
+      case '}':
         out += '\\';
         out += c;
         break;
-      case '\\': out += "\\textbackslash{}"; break;
-      case '^': out += "\\^{}"; break;
-      case '~': out += "\\~{}"; break;
-      default: out += c;
+      case '\\':
+        out += "\\textbackslash{}";
+        break;
+      case '^':
+        out += "\\^{}";
+        break;
+      case '~':
+        out += "\\~{}";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -292,7 +303,8 @@ std::ostream& print_markdown(std::ostream& os, const matrix<T, R, C>& m, const t
     for (std::size_t i = 0; i < R.size; ++i) width[j] = std::max(width[j], cells[i][j].size());
   }
   if (row_labels) os << "| " << std::string(label_width, ' ') << ' ';
-  for (std::size_t j = 0; j < C.size; ++j) os << "| " << detail::pad_left(detail::label_or_index(opt.col_labels, j), width[j]) << ' ';
+  for (std::size_t j = 0; j < C.size; ++j)
+    os << "| " << detail::pad_left(detail::label_or_index(opt.col_labels, j), width[j]) << ' ';
   os << "|\n";
   if (row_labels) os << "|:" << std::string(label_width + 1, '-');
   for (std::size_t j = 0; j < C.size; ++j) os << '|' << std::string(width[j] + 1, '-') << ':';

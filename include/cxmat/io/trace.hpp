@@ -136,10 +136,10 @@ constexpr void trace_heads(Trace& t, const O&... opts) noexcept {
 /// Takes exactly the arguments multi_head_attention takes.
 template <std::size_t H, class T, extent N, extent DM, extent DMq, extent QW, extent DMk, extent KW, extent DMv,
           extent VW, class... O>
-  requires requires(const matrix<T, N, DM>& x, const matrix<T, DMq, QW>& wq, const matrix<T, DMk, KW>& wk,
-                    const matrix<T, DMv, VW>& wv, const O&... opts) {
-    multi_head_attention<H>(x, wq, wk, wv, opts...);
-  }
+requires requires(const matrix<T, N, DM>& x, const matrix<T, DMq, QW>& wq, const matrix<T, DMk, KW>& wk,
+                  const matrix<T, DMv, VW>& wv, const O&... opts) {
+  multi_head_attention<H>(x, wq, wk, wv, opts...);
+}
 constexpr auto trace_multi_head_attention(const matrix<T, N, DM>& x, const matrix<T, DMq, QW>& wq,
                                           const matrix<T, DMk, KW>& wk, const matrix<T, DMv, VW>& wv,
                                           const O&... opts) noexcept {
@@ -158,10 +158,10 @@ constexpr auto trace_multi_head_attention(const matrix<T, N, DM>& x, const matri
 /// wo, opts...); `.output` = concat·W_o (+ output_bias).
 template <std::size_t H, class T, extent N, extent DM, extent DMq, extent QW, extent DMk, extent KW, extent DMv,
           extent VW, extent VWo, extent DO, class... O>
-  requires requires(const matrix<T, N, DM>& x, const matrix<T, DMq, QW>& wq, const matrix<T, DMk, KW>& wk,
-                    const matrix<T, DMv, VW>& wv, const matrix<T, VWo, DO>& wo, const O&... opts) {
-    multi_head_attention<H>(x, wq, wk, wv, wo, opts...);
-  }
+requires requires(const matrix<T, N, DM>& x, const matrix<T, DMq, QW>& wq, const matrix<T, DMk, KW>& wk,
+                  const matrix<T, DMv, VW>& wv, const matrix<T, VWo, DO>& wo, const O&... opts) {
+  multi_head_attention<H>(x, wq, wk, wv, wo, opts...);
+}
 constexpr auto trace_multi_head_attention(const matrix<T, N, DM>& x, const matrix<T, DMq, QW>& wq,
                                           const matrix<T, DMk, KW>& wk, const matrix<T, DMv, VW>& wv,
                                           const matrix<T, VWo, DO>& wo, const O&... opts) noexcept {
@@ -178,17 +178,16 @@ constexpr auto trace_multi_head_attention(const matrix<T, N, DM>& x, const matri
 /// Single-head self-attention with every intermediate: trace_multi_head_attention<1>;
 /// `.output` equals self_attention(x, wq, wk, wv, opts...) (and ·W_o when given).
 template <class... Args>
-  requires requires(const Args&... args) { trace_multi_head_attention<1>(args...); }
-constexpr auto trace_self_attention(const Args&... args) noexcept {
-  return trace_multi_head_attention<1>(args...);
-}
+requires requires(const Args&... args) { trace_multi_head_attention<1>(args...); }
+constexpr auto trace_self_attention(const Args&... args) noexcept { return trace_multi_head_attention<1>(args...); }
 
 /// Multi-head attention of given projections Q (L x H·d_k), K (S x H·d_k), V (S x H·d_v), with
 /// every intermediate: the trace of multi_head_attention_qkv<H>(q, k, v, opts...). Its `.x` is
 /// a copy of q (there is no input).
 template <std::size_t H, class T, extent L, extent QW, extent S1, extent KW, extent S2, extent VW, class... O>
-  requires requires(const matrix<T, L, QW>& q, const matrix<T, S1, KW>& k, const matrix<T, S2, VW>& v,
-                    const O&... opts) { multi_head_attention_qkv<H>(q, k, v, opts...); }
+requires requires(const matrix<T, L, QW>& q, const matrix<T, S1, KW>& k, const matrix<T, S2, VW>& v, const O&... opts) {
+  multi_head_attention_qkv<H>(q, k, v, opts...);
+}
 constexpr auto trace_multi_head_attention_qkv(const matrix<T, L, QW>& q, const matrix<T, S1, KW>& k,
                                               const matrix<T, S2, VW>& v, const O&... opts) noexcept {
   using concat_type = detail::concat_of_heads_t<T, heads_v<H>, L, divided_v<VW, H>>;
@@ -216,7 +215,8 @@ struct trace_print_options {
 /// and output, the concatenation, and the output projection.
 template <std::size_t H, class T, extent L, extent S, extent DM, extent QW, extent KW, extent VW, class Output,
           bool Projected, bool OutputProjected>
-std::ostream& print(std::ostream& os, const attention_trace<H, T, L, S, DM, QW, KW, VW, Output, Projected, OutputProjected>& t,
+std::ostream& print(std::ostream& os,
+                    const attention_trace<H, T, L, S, DM, QW, KW, VW, Output, Projected, OutputProjected>& t,
                     const trace_print_options& opt = {}) {
   using detail::cat;
   const auto& num = opt.numbers;
@@ -250,7 +250,8 @@ std::ostream& print(std::ostream& os, const attention_trace<H, T, L, S, DM, QW, 
   }
   for (std::size_t h = 0; h < H; ++h) {
     print(os,
-          head_label(h, cat("Attention Scores ", sub("S", h), " = ", sub("Q", h), " ", sub("K", h), "^T / sqrt(", dk, ")")),
+          head_label(
+              h, cat("Attention Scores ", sub("S", h), " = ", sub("Q", h), " ", sub("K", h), "^T / sqrt(", dk, ")")),
           t.scores.items[h], num);
   }
   for (std::size_t h = 0; h < H; ++h) {
