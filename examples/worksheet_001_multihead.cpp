@@ -1,34 +1,44 @@
 // Worksheet 001: multi-head self-attention M = (head_1 ⊕ head_2)·W^O on a 2 x 2 input, with the
-// heads given one by one as a Boost.Hana tuple. Computed by the compiler, printed at run time.
+// heads given one by one as a Boost.Hana tuple. Computed by the compiler, checked against the
+// float64 numpy reference, printed step by step at run time.
 #include <iostream>
 
 #include <cxmat/cxmat.hpp>
-#include <cxmat/io/print.hpp>
+#include <cxmat/io.hpp>
+
+#include "test_support/checks.hpp"
+#include "test_support/worksheet_data.hpp"
 
 namespace {
 
-using m22 = cxmat::matrix<double, 2, 2>;
+namespace ws = worksheet_data::ws001;
+namespace ref = worksheet_data::ws001::ref;
+using cxmat_test::matches_reference;
 
-constexpr m22 X{{{1, 2}, {3, 4}}};
-constexpr auto heads = cxmat::make_heads(
-    cxmat::attention_head{m22{{{1, 0}, {0, 1}}}, m22{{{0, 1}, {1, 0}}}, m22{{{1, 0}, {0, -1}}}},
-    cxmat::attention_head{m22{{{0, 1}, {1, 0}}}, m22{{{1, 0}, {0, 1}}}, m22{{{0, 1}, {-1, 0}}}});
-constexpr cxmat::matrix<double, 4, 2> Wo{{{1, 0}, {0, 1}, {-1, 0}, {0, -1}}};
+constexpr auto heads = cxmat::make_heads(cxmat::attention_head{ws::W1q, ws::W1k, ws::W1v},
+                                         cxmat::attention_head{ws::W2q, ws::W2k, ws::W2v});
+constexpr auto weights = cxmat::head_weights(ws::X, heads);
+constexpr auto outputs = cxmat::head_outputs(ws::X, heads);
+constexpr auto trace = cxmat::trace_multi_head_attention(ws::X, heads, ws::Wo);
 
-constexpr auto weights = cxmat::head_weights(X, heads);
-constexpr auto outputs = cxmat::head_outputs(X, heads);
-constexpr auto concat = cxmat::multi_head_attention(X, heads);
-constexpr auto M = cxmat::multi_head_attention(X, heads, Wo);
+using boost::hana::size_c;
+// Both heads have the same scores and weights; their outputs differ.
+static_assert(matches_reference(trace.scores[0], ref::scores) && matches_reference(trace.scores[1], ref::scores));
+static_assert(matches_reference(weights[size_c<0>], ref::weights) &&
+              matches_reference(weights[size_c<1>], ref::weights));
+static_assert(trace.weights[0] == weights[size_c<0>] && trace.weights[1] == weights[size_c<1>]);
+static_assert(matches_reference(outputs[size_c<0>], ref::head1) && matches_reference(outputs[size_c<1>], ref::head2));
+static_assert(matches_reference(trace.concat, ref::concat));
+static_assert(matches_reference(trace.output, ref::M));
+static_assert(trace.output == cxmat::multi_head_attention(ws::X, heads, ws::Wo));
 
 }  // namespace
 
 int main() {
-  using boost::hana::size_c;
-  cxmat::print(std::cout, "X", X);
-  cxmat::print(std::cout, "head 1 weights softmax(Q1 K1^T / sqrt(2))", weights[size_c<0>]);
-  cxmat::print(std::cout, "head_1", outputs[size_c<0>]);
-  cxmat::print(std::cout, "head 2 weights softmax(Q2 K2^T / sqrt(2))", weights[size_c<1>]);
-  cxmat::print(std::cout, "head_2", outputs[size_c<1>]);
-  cxmat::print(std::cout, "head_1 (+) head_2", concat);
-  cxmat::print(std::cout, "M = (head_1 (+) head_2) W^O", M);
+  // The per-head results as the per-head functions return them (Hana tuples) ...
+  cxmat::print(std::cout, "head_weights(X, heads)", weights);
+  cxmat::print(std::cout, "head_outputs(X, heads)", outputs);
+  // ... and every step of M = (head_1 (+) head_2) W^O, heads numbered from 1 as in the worksheet.
+  std::cout << '\n';
+  cxmat::print(std::cout, trace, {{}, 1});
 }

@@ -1,0 +1,79 @@
+// The program behind docs/show.md: each section between "show:begin" and "show:end" is copied
+// into the document with the output it prints (checked by a test, so neither can drift).
+#include <iostream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <cxmat/cxmat.hpp>
+#include <cxmat/io.hpp>
+
+CXMAT_DIM(n, 2);
+CXMAT_DIM(d_model, 4);
+CXMAT_DIM(d_k, 3);
+
+namespace {
+
+void section(const char* name) { std::cout << "=== " << name << " ===\n"; }
+
+}  // namespace
+
+int main() {
+  using cxmat::matrix;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+
+  section("numbers");
+  // show:begin numbers
+  // numpy's format: shortest digits, a bare point for integral values, one notation per array.
+  std::cout << matrix<double, 2, 3>{{{7, 8, 9}, {15.8, 18.4, 21}}};
+  std::cout << matrix<double, 1, 3>{{{1e300, 4e-14, -0.5}}};
+  std::cout << matrix<double, 1, 4>{{{1.0 / 3, -inf, 100, std::numeric_limits<double>::quiet_NaN()}}};
+  cxmat::print_options opt;
+  opt.precision = 3;
+  opt.suppress_small = true;  // numpy's suppress=True: tiny values print as 0.
+  cxmat::print_values(std::cout, matrix<double, 1, 3>{{{1.6506504746845662e-62, 1.0, 0.25}}}, opt);
+  // show:end
+  static_assert(cxmat::float_notation{} == cxmat::float_notation::automatic);
+
+  section("shapes");
+  // show:begin shapes
+  // Named dimensions print with the shape; a batch's head axis is named H by as_heads.
+  constexpr matrix<double, n, d_model> X{{{1, 2, 3, 4}, {5, 6, 7, 8}}};
+  constexpr matrix<double, d_model, d_k> W{{{0.1, 0.2, 0.3}, {0.4, 0.5, 0.6}, {0.7, 0.8, 0.9}, {1.0, 1.1, 1.2}}};
+  cxmat::print(std::cout, "Q = X W", X * W);
+  constexpr cxmat::batch<double, 2, n, n> weights{{{{{0.25, 0.75}, {0.5, 0.5}}}, {{{1, 0}, {0.125, 0.875}}}}};
+  cxmat::print(std::cout, "weights", cxmat::as_heads(weights));
+  // show:end
+  static_assert(cxmat::shape_text(X * W) == "2 x 3 (n x d_k)");
+
+  section("tables");
+  // show:begin tables
+  // Markdown and LaTeX for slides: no padding, no bare point, labels escaped for LaTeX.
+  constexpr matrix<double, 2, 3> A{{{0.25, 0.75, 0}, {0.5, 0.125, 0.375}}};
+  const cxmat::table_options labels{{}, {"x_0", "x_1"}, {"k_0", "k_1", "k_2"}};
+  cxmat::print_markdown(std::cout, A, labels);
+  cxmat::print_latex(std::cout, A, cxmat::latex_style::tabular, labels);
+  cxmat::print_latex(std::cout, matrix<double, 2, 2>{{{1.5e-14, 1}, {0.5, 0.5}}});
+  // show:end
+
+  section("trace");
+  // show:begin trace
+  // Every step of an attention call, computed by the compiler; any step can be asserted.
+  constexpr matrix<double, 2, 2> X1{{{1, 2}, {3, 4}}};
+  constexpr matrix<double, 2, 2> Wq{{{1, 0}, {0, 1}}}, Wk{{{0, 1}, {1, 0}}}, Wv{{{1, 0}, {0, -1}}};
+  constexpr auto trace = cxmat::trace_self_attention(X1, Wq, Wk, Wv);
+  static_assert(trace.output == cxmat::self_attention(X1, Wq, Wk, Wv));
+  static_assert(trace.scores[0](0, 1) > 7.0710 && trace.scores[0](0, 1) < 7.0711);  // 10 / sqrt(2)
+  cxmat::print(std::cout, trace);
+  // show:end
+
+  section("heatmap");
+  // show:begin heatmap
+  // A terminal heatmap in Unicode blocks (the automatic style picks from TERM and NO_COLOR).
+  cxmat::heatmap_options shades;
+  shades.style = cxmat::heatmap_style::unicode;
+  const std::vector<std::string> tokens{"I", "saw", "it"};
+  constexpr matrix<double, 3, 3> attn{{{1, 0, 0}, {0.5, 0.5, 0}, {0.05, 0.15, 0.8}}};
+  cxmat::print_heatmap(std::cout, "causal weights", attn, tokens, tokens, shades);
+  // show:end
+}

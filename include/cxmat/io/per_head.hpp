@@ -1,0 +1,87 @@
+// Printing and tracing the per-head form of multi-head attention (attention/per_head.hpp), whose
+// heads and results are Boost.Hana tuples. A separate header so that print.hpp needs no Hana;
+// without <boost/hana/tuple.hpp> it declares nothing.
+#pragma once
+
+#if defined(__has_include)
+#if __has_include(<boost/hana/tuple.hpp>)
+#define CXMAT_IO_HAS_HANA 1
+#endif
+#endif
+
+#ifdef CXMAT_IO_HAS_HANA
+
+#include <cstddef>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/unpack.hpp>
+
+#include <cxmat/attention/per_head.hpp>
+#include <cxmat/io/print.hpp>
+#include <cxmat/io/trace.hpp>
+#include <cxmat/ops/blocks.hpp>
+
+namespace cxmat {
+
+/// Writes a Hana tuple of matrices (head_weights, head_outputs) as "label (k heads):" and each
+/// matrix under "label[H=h] (shape):". Each matrix is formatted on its own, as the heads may
+/// differ in shape.
+template <class... M>
+requires(sizeof...(M) > 0 && (Matrix<M> && ...)) std::ostream& print(std::ostream& os, std::string_view label,
+                                                                     const boost::hana::tuple<M...>& heads,
+                                                                     print_options opt = {}) {
+  os << label << " (" << sizeof...(M) << (sizeof...(M) == 1 ? " head" : " heads") << "):\n";
+  std::size_t h = 0;
+  boost::hana::for_each(heads,
+                        [&](const auto& m) { print(os, detail::cat(label, "[H=", std::to_string(h++), "]"), m, opt); });
+  return os;
+}
+
+namespace detail {
+template <class Heads>
+inline constexpr bool heads_alike_v = false;
+template <class First, class... Rest>
+inline constexpr bool heads_alike_v<boost::hana::tuple<First, Rest...>> = (std::is_same_v<First, Rest> && ...);
+
+template <class... Heads>
+constexpr auto stacked_projections(const boost::hana::tuple<Heads...>& heads) noexcept {
+  return boost::hana::unpack(heads, [](const auto&... h) {
+    return attention_head{hconcat(h.wq...), hconcat(h.wk...), hconcat(h.wv...)};
+  });
+}
+}  // namespace detail
+
+/// The trace of the per-head form multi_head_attention(x, heads): the heads' W^Q_i side by side
+/// form the block-form W_q (likewise W_k, W_v), whose column block i is head i (worksheet 003
+/// part 4), so the trace is trace_multi_head_attention<H> of the stacked projections. Every head
+/// must have the same shapes.
+template <class T, extent N, extent DM, class... Heads>
+requires(detail::heads_alike_v<boost::hana::tuple<Heads...>>&& requires(const matrix<T, N, DM>& x,
+                                                                        const boost::hana::tuple<Heads...>& heads) {
+  multi_head_attention(x, heads);
+}) constexpr auto trace_multi_head_attention(const matrix<T, N, DM>& x,
+                                             const boost::hana::tuple<Heads...>& heads) noexcept {
+  const auto w = detail::stacked_projections(heads);
+  return trace_multi_head_attention<sizeof...(Heads)>(x, w.wq, w.wk, w.wv);
+}
+
+/// As above, with the output projection W_o: the trace of multi_head_attention(x, heads, wo).
+template <class T, extent N, extent DM, class... Heads, extent WoR, extent DO>
+requires(detail::heads_alike_v<boost::hana::tuple<Heads...>>&& requires(const matrix<T, N, DM>& x,
+                                                                        const boost::hana::tuple<Heads...>& heads,
+                                                                        const matrix<T, WoR, DO>& wo) {
+  multi_head_attention(x, heads, wo);
+}) constexpr auto trace_multi_head_attention(const matrix<T, N, DM>& x, const boost::hana::tuple<Heads...>& heads,
+                                             const matrix<T, WoR, DO>& wo) noexcept {
+  const auto w = detail::stacked_projections(heads);
+  return trace_multi_head_attention<sizeof...(Heads)>(x, w.wq, w.wk, w.wv, wo);
+}
+
+}  // namespace cxmat
+
+#endif  // CXMAT_IO_HAS_HANA

@@ -1,0 +1,116 @@
+// Heatmaps: the style decision, the colour scale at points worked out by hand, the terminal
+// drawing and the SVG's cells, as exact strings.
+#include <sstream>
+#include <string>
+
+#include <cxmat/io/heatmap.hpp>
+
+#include "test_support/catch.hpp"
+
+namespace {
+using cxmat::heatmap_style;
+using cxmat::matrix;
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("the terminal style follows the option, then TERM, NO_COLOR and COLORTERM", "[io][heatmap]") {
+  using cxmat::resolve_heatmap_style;
+  const auto automatic = heatmap_style::automatic;
+  CHECK(resolve_heatmap_style(heatmap_style::ansi256, nullptr, "1", nullptr) == heatmap_style::ansi256);
+  CHECK(resolve_heatmap_style(heatmap_style::plain, "xterm-256color", nullptr, nullptr) == heatmap_style::plain);
+  CHECK(resolve_heatmap_style(automatic, nullptr, nullptr, nullptr) == heatmap_style::plain);
+  CHECK(resolve_heatmap_style(automatic, "", nullptr, nullptr) == heatmap_style::plain);
+  CHECK(resolve_heatmap_style(automatic, "dumb", nullptr, "truecolor") == heatmap_style::plain);
+  CHECK(resolve_heatmap_style(automatic, "xterm-256color", nullptr, nullptr) == heatmap_style::ansi256);
+  CHECK(resolve_heatmap_style(automatic, "xterm-256color", "1", nullptr) == heatmap_style::unicode);
+  CHECK(resolve_heatmap_style(automatic, "xterm-256color", "", nullptr) == heatmap_style::ansi256);  // empty NO_COLOR
+  CHECK(resolve_heatmap_style(automatic, "xterm", nullptr, "24bit") == heatmap_style::ansi256);
+  CHECK(resolve_heatmap_style(automatic, "xterm", nullptr, nullptr) == heatmap_style::unicode);
+  CHECK(resolve_heatmap_style(automatic, "linux", nullptr, nullptr) == heatmap_style::unicode);
+}
+
+TEST_CASE("viridis: the anchors, and halfway between two of them", "[io][heatmap]") {
+  CHECK(cxmat::hex_color(cxmat::viridis(0.0)) == "#440154");
+  CHECK(cxmat::hex_color(cxmat::viridis(0.5)) == "#26828e");
+  CHECK(cxmat::hex_color(cxmat::viridis(1.0)) == "#fde725");
+  CHECK(cxmat::hex_color(cxmat::viridis(-3.0)) == "#440154");  // clamped
+  CHECK(cxmat::hex_color(cxmat::viridis(7.0)) == "#fde725");
+  // t = 1/16: halfway from #440154 to #482878: (68+72)/2 = 70, (1+40)/2 = 20.5 -> 21, (84+120)/2 = 102.
+  CHECK(cxmat::viridis(1.0 / 16) == cxmat::rgb{70, 21, 102});
+  // t = 15/16: halfway from #6ece58 to #fde725: (110+253)/2 = 181.5 -> 182, (206+231)/2 = 218.5 -> 219, (88+37)/2
+  // = 62.5 -> 63.
+  CHECK(cxmat::viridis(15.0 / 16) == cxmat::rgb{182, 219, 63});
+  static_assert(cxmat::viridis(0.125) == cxmat::rgb{0x48, 0x28, 0x78});
+}
+
+TEST_CASE("terminal heatmaps, plain and Unicode", "[io][heatmap]") {
+  const matrix<double, 2, 2> w{{{1.0, 0.0}, {0.45, 0.55}}};
+  cxmat::heatmap_options opt;
+  opt.style = heatmap_style::plain;
+  std::ostringstream plain;
+  cxmat::print_heatmap(plain, "w", w, {"a", "bc"}, {"k", "key1"}, opt);
+  CHECK(plain.str() ==
+        "w (2 x 2):\n"
+        "       k key1\n"
+        "a   @@@@     \n"
+        "bc  ==== ++++\n"
+        "    scale: [ ]>=0 [.]>=0.1 [:]>=0.2 [-]>=0.3 [=]>=0.4 [+]>=0.5 [*]>=0.6 [#]>=0.7 [%]>=0.8 [@]>=0.9\n");
+  opt.style = heatmap_style::unicode;
+  opt.cell_width = 2;
+  std::ostringstream blocks;
+  cxmat::print_heatmap(blocks, "w", w, {}, {}, opt);
+  CHECK(blocks.str() ==
+        "w (2 x 2):\n"
+        "    0  1\n"
+        "0  \u2588\u2588   \n"
+        "1  \u2592\u2592 \u2592\u2592\n"
+        "   scale: [ ]>=0 [\u2591]>=0.2 [\u2592]>=0.4 [\u2593]>=0.6 [\u2588]>=0.8\n");
+  opt.style = heatmap_style::ansi256;
+  std::ostringstream colours;
+  cxmat::print_heatmap(colours, "w", w, {}, {}, opt);
+  // Nearest cube levels (0, 95, 135, 175, 215, 255): viridis(1) = #fde725 = (253, 231, 37) -> (5, 4, 0),
+  // 16 + 36*5 + 6*4 = 220; viridis(0) = #440154 = (68, 1, 84) -> (1, 0, 1), 16 + 36 + 1 = 53.
+  CHECK(colours.str().find("0  \x1b[48;5;220m  \x1b[0m \x1b[48;5;53m  \x1b[0m\n") != std::string::npos);
+}
+
+TEST_CASE("a batch draws one heatmap per head and their mean", "[io][heatmap]") {
+  const cxmat::batch<double, 2, 1, 2> w{{{{{1, 0}}}, {{{0, 1}}}}};
+  cxmat::heatmap_options opt;
+  opt.style = heatmap_style::plain;
+  std::ostringstream os;
+  cxmat::print_heatmap(os, "w", w, {}, {}, opt);
+  CHECK(os.str().find("w[H=0] (1 x 2):\n") != std::string::npos);
+  CHECK(os.str().find("w[H=1] (1 x 2):\n") != std::string::npos);
+  CHECK(os.str().find("w, mean over heads (1 x 2):\n    0  1\n0  ++ ++\n") != std::string::npos);
+}
+
+TEST_CASE("SVG: one rect per cell with its value and colour, panels, labels, scale", "[io][heatmap][svg]") {
+  const cxmat::batch<double, 2, 2, 2> w{{{{{1, 0}, {0.25, 0.75}}}, {{{0.5, 0.5}, {0.1, 0.9}}}}};
+  std::ostringstream os;
+  cxmat::svg_heatmap_options opt;
+  opt.title = "a < b & c";
+  cxmat::write_svg_heatmap(os, w, {"x0", "x1"}, {"y0", "y1"}, opt);
+  const std::string svg = os.str();
+  CHECK(svg.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
+  CHECK(svg.find("<title>a &lt; b &amp; c</title>") != std::string::npos);
+  CHECK(count(svg, "<g class=\"panel\"") == 3);  // two heads and the mean
+  CHECK(count(svg, "<rect class=\"cell\"") == 12);
+  CHECK(svg.find("data-panel=\"mean\"") != std::string::npos);
+  // head 1, cell (1, 0): 0.1 at t = 0.1 -> segment 0, f = 0.8: 68+4*0.8 = 71.2 -> 71, 1+39*0.8 = 32.2 -> 32,
+  // 84+36*0.8 = 112.8 -> 113: #47 20 71.
+  CHECK(svg.find("data-row=\"1\" data-col=\"0\" data-value=\"0.1\"") != std::string::npos);
+  CHECK(svg.find("fill=\"#472071\"") != std::string::npos);
+  // mean of (0, 0.5) at (0, 1) is 0.25 = the anchor #3e4989.
+  CHECK(svg.find("data-value=\"0.25\" x=") != std::string::npos);
+  CHECK(count(svg, "fill=\"#3e4989\"") >= 2);  // head 0's 0.25 and the mean's 0.25
+  CHECK(count(svg, "class=\"row-label\"") == 6);
+  CHECK(count(svg, ">y1</text>") == 3);
+  CHECK(count(svg, "<stop ") == 9);
+  CHECK(svg.size() > 100);
+  CHECK(svg.substr(svg.size() - 7) == "</svg>\n");
+}
