@@ -2,6 +2,8 @@
 // heads given one by one as a Boost.Hana tuple. Computed by the compiler, checked against the
 // float64 numpy reference, printed step by step at run time.
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include <cxmat/cxmat.hpp>
 #include <cxmat/io.hpp>
@@ -26,7 +28,7 @@ using boost::hana::size_c;
 static_assert(matches_reference(trace.scores[0], ref::scores) && matches_reference(trace.scores[1], ref::scores));
 static_assert(matches_reference(weights[size_c<0>], ref::weights) &&
               matches_reference(weights[size_c<1>], ref::weights));
-static_assert(trace.weights[0] == weights[size_c<0>] && trace.weights[1] == weights[size_c<1>]);
+static_assert(trace.weights == cxmat::stack_heads(weights));
 static_assert(matches_reference(outputs[size_c<0>], ref::head1) && matches_reference(outputs[size_c<1>], ref::head2));
 static_assert(matches_reference(trace.concat, ref::concat));
 static_assert(matches_reference(trace.output, ref::M));
@@ -38,6 +40,9 @@ int main() {
   // The per-head results as the per-head functions return them (Hana tuples) ...
   cxmat::print(std::cout, "head_weights(X, heads)", weights);
   cxmat::print(std::cout, "head_outputs(X, heads)", outputs);
+  // The weights as heatmaps, one per head and their mean (style from TERM and NO_COLOR).
+  const std::vector<std::string> tokens{"x_1", "x_2"};
+  cxmat::print_heatmap(std::cout, "head weights", cxmat::stack_heads(weights), tokens, tokens);
   // ... and every step of M = (head_1 (+) head_2) W^O, heads numbered from 1 as in the worksheet.
   std::cout << '\n';
   cxmat::print(std::cout, trace, {{}, 1});

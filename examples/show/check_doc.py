@@ -17,6 +17,7 @@ section between "// show:begin NAME" and "// show:end". In the document, a secti
 
 Fails (exit 1) when a block differs; with --update, rewrites the blocks from the program.
 """
+import os
 import pathlib
 import re
 import subprocess
@@ -24,7 +25,7 @@ import sys
 
 
 def program_sections(program):
-    out = subprocess.run([program], check=True, capture_output=True, text=True, env={"TERM": "dumb"}).stdout
+    out = subprocess.run([program], check=True, capture_output=True, text=True, env=dict(os.environ, TERM="dumb")).stdout
     sections, name = {}, None
     for line in out.splitlines(keepends=True):
         m = re.fullmatch(r"=== (\w+) ===\n", line)

@@ -11,6 +11,7 @@ linearly, rounded half up) of the recomputed value. Also checks the panels (3 he
 mean), the token labels on both axes and the colour scale. Exits 1 on the first mismatch.
 """
 import math
+import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -81,7 +82,7 @@ def fail(message):
 
 def main():
     program, svg_path = sys.argv[1], sys.argv[2]
-    subprocess.run([program, svg_path], check=True, stdout=subprocess.DEVNULL, env={"TERM": "dumb"})
+    subprocess.run([program, svg_path], check=True, stdout=subprocess.DEVNULL, env=dict(os.environ, TERM="dumb"))
     root = ET.parse(svg_path).getroot()  # raises on malformed XML
     if root.tag != NS + "svg":
         fail(f"root element is {root.tag}, not svg")

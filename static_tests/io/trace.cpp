@@ -50,6 +50,10 @@ constexpr auto heads = cxmat::make_heads(cxmat::attention_head{ws1::W1q, ws1::W1
 static_assert(cxmat::trace_multi_head_attention(ws1::X, heads).output == cxmat::multi_head_attention(ws1::X, heads));
 static_assert(cxmat::trace_multi_head_attention(ws1::X, heads, ws1::Wo).output ==
               cxmat::multi_head_attention(ws1::X, heads, ws1::Wo));
+// head_weights stacked into a batch over H are the trace's weights.
+constexpr auto stacked = cxmat::stack_heads(cxmat::head_weights(ws1::X, heads));
+static_assert(std::is_same_v<decltype(stacked), const cxmat::batch<double, cxmat::heads_v<2>, 2, 2>>);
+static_assert(stacked == cxmat::trace_multi_head_attention(ws1::X, heads).weights);
 namespace ws3 = worksheet_data::ws003;
 constexpr auto tq = cxmat::trace_multi_head_attention_qkv<2>(ws3::Q, ws3::K, ws3::V);
 static_assert(tq.output == cxmat::multi_head_attention_qkv<2>(ws3::Q, ws3::K, ws3::V));

@@ -22,6 +22,8 @@
 #include <boost/hana/unpack.hpp>
 
 #include <cxmat/attention/per_head.hpp>
+#include <cxmat/core/batch.hpp>
+#include <cxmat/core/matrix.hpp>
 #include <cxmat/io/print.hpp>
 #include <cxmat/io/trace.hpp>
 #include <cxmat/ops/blocks.hpp>
@@ -40,6 +42,17 @@ requires(sizeof...(M) > 0 && (Matrix<M> && ...)) std::ostream& print(std::ostrea
   boost::hana::for_each(heads,
                         [&](const auto& m) { print(os, detail::cat(label, "[H=", std::to_string(h++), "]"), m, opt); });
   return os;
+}
+
+/// The matrices of a Hana tuple of one matrix type (head_weights are all n x n) as an
+/// H x R x C batch whose first axis is named H, for print, print_heatmap and write_svg_heatmap.
+template <class T, extent R, extent C, class... Rest>
+requires(std::is_same_v<matrix<T, R, C>, Rest>&&...) constexpr batch<T, heads_v<1 + sizeof...(Rest)>, R, C> stack_heads(
+    const boost::hana::tuple<matrix<T, R, C>, Rest...>& heads) noexcept {
+  batch<T, heads_v<1 + sizeof...(Rest)>, R, C> out{};
+  std::size_t h = 0;
+  boost::hana::for_each(heads, [&out, &h](const matrix<T, R, C>& m) { out.items[h++] = m; });
+  return out;
 }
 
 namespace detail {
