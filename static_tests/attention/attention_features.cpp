@@ -3,6 +3,8 @@
 // the others against numpy float64 (static_tests/reference/attention_features.py) within 1e-9.
 #include <type_traits>
 
+#include <limits>
+
 #include <cxmat/cxmat.hpp>
 
 #include "test_support/checks.hpp"
@@ -158,6 +160,19 @@ constexpr auto cross_b = cxmat::cross_attention<4>(cxmat::batch<double, 2, 2, 3>
                                                    cxmat::batch<double, 2, 3, 2>{{Xkv, Xkv}}, Gq, Gk_repeated,
                                                    Gv_repeated, Go);
 static_assert(cross_b[0] == gqa.output && cross_b[1] == gqa.output);
+
+// ---- The compile-time contract for values (docs/numerics.md): a score bias may hold -inf (a
+// float mask: weight exactly 0), and inputs as large as 1e100 pass the overflow bound. Non-finite
+// inputs and overflowing products are compile errors (static_tests/compile_fail/33, 34).
+constexpr double minus_inf = -std::numeric_limits<double>::infinity();
+constexpr auto float_mask = cxmat::bias(matrix<double, 2, 2>{{{0, minus_inf}, {0, 0}}});
+constexpr auto w_float_mask = cxmat::attention_weights(matrix<double, 2, 2>{{{1, 0}, {0, 1}}},
+                                                       matrix<double, 2, 2>{{{1, 0}, {0, 1}}}, float_mask);
+static_assert(w_float_mask(0, 0) == 1.0 && w_float_mask(0, 1) == 0.0);
+static_assert(w_float_mask(1, 0) == cxmat::attention_weights(matrix<double, 2, 2>{{{1, 0}, {0, 1}}},
+                                                             matrix<double, 2, 2>{{{1, 0}, {0, 1}}})(1, 0));
+constexpr matrix<double, 1, 2> huge_q{{{1e100, -1e100}}};
+static_assert(cxmat::attention_weights(huge_q, huge_q)(0, 0) == 1.0);  // one key: weight 1
 
 // ---- Rejected: each option's shape is checked in its type. (Variable templates make the
 // requires-expressions dependent, so a rejected call is a false value on every compiler.)

@@ -91,8 +91,8 @@ class Snippet:
                 sys.exit("%s: no '// %s:' line" % (path, key))
         if not self.mistake or not self.fix:
             sys.exit("%s: needs an #ifdef CXMAT_COMPILE_FAIL / #else / #endif block" % path)
-        m = re.search(r"shape_error::(\w+)", self.fields["Expect"])
-        self.error_name = m.group(1) if m else "?"
+        m = re.search(r"shape_error::(\w+)|(\w+_in_a_constant_expression)", self.fields["Expect"])
+        self.error_name = (m.group(1) or m.group(2)) if m else "?"
 
     def code(self):
         setup = "\n".join(self.setup).strip("\n")

@@ -77,6 +77,7 @@ constexpr batch<detail::element_of<X>, H, X::row_extent, X::row_extent> multi_he
   const auto k = detail::project<projection::key>(x, wk, opts...);
   constexpr std::size_t dk = Wq::cols / H;
   const T divisor = detail::score_divisor<T, O...>(dk);
+  detail::check_scores(q.elems, k.elems, dk, divisor, opts...);
   const auto score_mod = detail::make_score_mod<T>(n, n, opts...);
   batch<T, H, X::row_extent, X::row_extent> out{};
   for (std::size_t h = 0; h < H; ++h) {

@@ -23,9 +23,10 @@ template <Matrix Q, Matrix K, AttentionOption... O>
 constexpr matrix<detail::element_of<Q>, Q::row_extent, K::row_extent> attention_scores(const Q& q, const K& k,
                                                                                     const O&... opts) noexcept {
   using T = detail::element_of<Q>;
+  const T divisor = detail::score_divisor<T, O...>(Q::cols);
+  detail::check_scores(q.elems, k.elems, Q::cols, divisor, opts...);
   matrix<T, Q::row_extent, K::row_extent> out{};
-  detail::scores<Q::cols>(q.elems, 0, k.elems, 0, out.elems, detail::score_divisor<T, O...>(Q::cols),
-                          detail::make_score_mod<T>(Q::rows, K::rows, opts...));
+  detail::scores<Q::cols>(q.elems, 0, k.elems, 0, out.elems, divisor, detail::make_score_mod<T>(Q::rows, K::rows, opts...));
   return out;
 }
 
@@ -58,9 +59,11 @@ template <Matrix Q, Matrix K, Matrix V, AttentionOption... O>
 constexpr matrix<detail::element_of<Q>, Q::row_extent, V::col_extent> scaled_dot_product_attention(
     const Q& q, const K& k, const V& v, const O&... opts) noexcept {
   using T = detail::element_of<Q>;
+  const T divisor = detail::score_divisor<T, O...>(Q::cols);
+  detail::check_scores(q.elems, k.elems, Q::cols, divisor, opts...);
+  detail::check_values(v.elems);
   matrix<T, Q::row_extent, V::col_extent> out{};
-  detail::attend<Q::cols, V::cols>(q.elems, 0, k.elems, 0, v.elems, 0, out.elems, 0,
-                                   detail::score_divisor<T, O...>(Q::cols),
+  detail::attend<Q::cols, V::cols>(q.elems, 0, k.elems, 0, v.elems, 0, out.elems, 0, divisor,
                                    detail::make_score_mod<T>(Q::rows, K::rows, opts...), detail::discard_weights{});
   return out;
 }
@@ -82,8 +85,9 @@ constexpr matrix<detail::element_of<X>, X::row_extent, Wv::col_extent> self_atte
   const auto q = detail::project<projection::query>(x, wq, opts...);
   const auto k = detail::project<projection::key>(x, wk, opts...);
   const auto v = detail::project<projection::value>(x, wv, opts...);
-  detail::attend<Wq::cols, Wv::cols>(q.elems, 0, k.elems, 0, v.elems, 0, out.elems, 0,
-                                     detail::score_divisor<T, O...>(Wq::cols),
+  const T divisor = detail::score_divisor<T, O...>(Wq::cols);
+  detail::check_scores(q.elems, k.elems, Wq::cols, divisor, opts...);
+  detail::attend<Wq::cols, Wv::cols>(q.elems, 0, k.elems, 0, v.elems, 0, out.elems, 0, divisor,
                                      detail::make_score_mod<T>(X::rows, X::rows, opts...), detail::discard_weights{});
   return out;
 }

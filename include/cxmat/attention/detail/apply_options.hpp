@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include <cxmat/ops/arithmetic.hpp>
+#include <cxmat/attention/detail/constant_checks.hpp>
 #include <cxmat/attention/options.hpp>
 #include <cxmat/kernels/attention.hpp>
 #include <cxmat/core/matrix.hpp>
@@ -112,6 +113,7 @@ constexpr void add_projection_bias(matrix<T, R, C>& m, const projection_bias<P, 
 // X·W, plus the bias of projection P if the options carry one.
 template <projection P, class T, extent R, extent K1, extent K2, extent C, class... O>
 constexpr matrix<T, R, C> project(const matrix<T, R, K1>& x, const matrix<T, K2, C>& w, const O&... opts) noexcept {
+  check_projection<P>(x.elems, w.elems, opts...);
   matrix<T, R, C> out = matmul(x, w);
   (add_projection_bias<P>(out, opts), ...);
   return out;

@@ -51,8 +51,11 @@ template <std::size_t H, std::size_t Hkv, class T, extent L, extent S1, extent S
           class Weights, class... O>
 constexpr auto heads_of_projections(const matrix<T, L, QW>& q, const matrix<T, S1, KW>& k, const matrix<T, S2, VW>& v,
                                     Weights* weights, const O&... opts) noexcept {
+  const T divisor = score_divisor<T, O...>(QW.size / H);
+  check_scores(q.elems, k.elems, QW.size / H, divisor, opts...);
+  check_values(v.elems);
   matrix<T, L, concat_width<H, Hkv, VW>> out{};
-  grouped_heads<H, Hkv>(q.elems, k.elems, v.elems, out.elems, score_divisor<T, O...>(QW.size / H),
+  grouped_heads<H, Hkv>(q.elems, k.elems, v.elems, out.elems, divisor,
                         make_score_mod<T>(L.size, S1.size, opts...), weights);
   return out;
 }
