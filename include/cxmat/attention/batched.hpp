@@ -39,11 +39,6 @@ constexpr batch_of_t<B, decltype(std::declval<const Item&>()(std::size_t{0}))> m
   return out;
 }
 
-template <class O>
-inline constexpr bool is_batch_key_padding_v = false;
-template <extent B, extent S>
-inline constexpr bool is_batch_key_padding_v<batch_key_padding_mask<B, S>> = true;
-
 // The option one item sees: a batch_key_padding_mask gives item b the key-padding mask of its
 // row b; every other option applies to all items alike.
 template <class O>
@@ -78,10 +73,6 @@ template <class A>
 using item_t = typename std::remove_cvref_t<A>::matrix_type;
 
 }  // namespace detail
-
-/// An option of the batched attention functions: any attention option, or batch_key_padding.
-template <class O>
-concept BatchAttentionOption = AttentionOption<O> || detail::is_batch_key_padding_v<std::remove_cvref_t<O>>;
 
 namespace shape_error {
 template <class B, class... Options>
@@ -215,7 +206,7 @@ using batch_grouped_query_attention_wo =
 }  // namespace rules_of
 
 /// Scores Q·Kᵀ / √d_k of every item: (B x L x d_k), (B x S x d_k) -> B x L x S.
-template <Batch Q, Batch K, BatchAttentionOption... O>
+template <Batch Q, Batch K, AttentionOption... O>
   requires rules_hold<rules_of::batch_attention_scores<Q, K, O...>>
 constexpr auto attention_scores(const Q& q, const K& k, const O&... opts) noexcept {
   return detail::map_items<Q::batch_extent>(
@@ -223,12 +214,12 @@ constexpr auto attention_scores(const Q& q, const K& k, const O&... opts) noexce
 }
 
 /// Shape error of batched attention_scores: different B, or the error of one item.
-template <Batch Q, Batch K, BatchAttentionOption... O>
+template <Batch Q, Batch K, AttentionOption... O>
 decltype(detail::first_failure<rules_of::batch_attention_scores<Q, K, O...>>::error()) attention_scores(
     const Q& q, const K& k, const O&... opts) noexcept;
 
 /// Attention weights softmax(Q·Kᵀ / √d_k) of every item: B x L x S.
-template <Batch Q, Batch K, BatchAttentionOption... O>
+template <Batch Q, Batch K, AttentionOption... O>
   requires rules_hold<rules_of::batch_attention_scores<Q, K, O...>>
 constexpr auto attention_weights(const Q& q, const K& k, const O&... opts) noexcept {
   return detail::map_items<Q::batch_extent>(
@@ -236,12 +227,12 @@ constexpr auto attention_weights(const Q& q, const K& k, const O&... opts) noexc
 }
 
 /// Shape error of batched attention_weights: different B, or the error of one item.
-template <Batch Q, Batch K, BatchAttentionOption... O>
+template <Batch Q, Batch K, AttentionOption... O>
 decltype(detail::first_failure<rules_of::batch_attention_scores<Q, K, O...>>::error()) attention_weights(
     const Q& q, const K& k, const O&... opts) noexcept;
 
 /// softmax(Q·Kᵀ / √d_k)·V of every item: (B x L x d_k), (B x S x d_k), (B x S x d_v) -> B x L x d_v.
-template <Batch Q, Batch K, Batch V, BatchAttentionOption... O>
+template <Batch Q, Batch K, Batch V, AttentionOption... O>
   requires rules_hold<rules_of::batch_scaled_dot_product_attention<Q, K, V, O...>>
 constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v, const O&... opts) noexcept {
   return detail::map_items<Q::batch_extent>([&](std::size_t b) {
@@ -250,13 +241,13 @@ constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v, 
 }
 
 /// Shape error of batched scaled_dot_product_attention: different B, or the error of one item.
-template <Batch Q, Batch K, Batch V, BatchAttentionOption... O>
+template <Batch Q, Batch K, Batch V, AttentionOption... O>
 decltype(detail::first_failure<rules_of::batch_scaled_dot_product_attention<Q, K, V, O...>>::error())
 scaled_dot_product_attention(const Q& q, const K& k, const V& v, const O&... opts) noexcept;
 
 /// Self-attention of every item of X (B x n x d_model) with shared projections Wq, Wk, Wv:
 /// B x n x d_v.
-template <Batch X, Matrix Wq, Matrix Wk, Matrix Wv, BatchAttentionOption... O>
+template <Batch X, Matrix Wq, Matrix Wk, Matrix Wv, AttentionOption... O>
   requires rules_hold<rules_of::batch_self_attention<X, Wq, Wk, Wv, O...>>
 constexpr auto self_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept {
   return detail::map_items<X::batch_extent>(
@@ -264,13 +255,13 @@ constexpr auto self_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& 
 }
 
 /// Shape error of batched self_attention: the error of one item.
-template <Batch X, Matrix Wq, Matrix Wk, Matrix Wv, BatchAttentionOption... O>
+template <Batch X, Matrix Wq, Matrix Wk, Matrix Wv, AttentionOption... O>
 decltype(detail::first_failure<rules_of::batch_self_attention<X, Wq, Wk, Wv, O...>>::error()) self_attention(
     const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept;
 
 /// Multi-head self-attention (block form) of every item of X (B x n x d_model), with shared
 /// weights: B x n x (H·d_v).
-template <std::size_t H, Batch X, Matrix Wq, Matrix Wk, Matrix Wv, BatchAttentionOption... O>
+template <std::size_t H, Batch X, Matrix Wq, Matrix Wk, Matrix Wv, AttentionOption... O>
   requires rules_hold<rules_of::batch_multi_head_attention<H, X, Wq, Wk, Wv, O...>>
 constexpr auto multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept {
   return detail::map_items<X::batch_extent>(
@@ -278,12 +269,12 @@ constexpr auto multi_head_attention(const X& x, const Wq& wq, const Wk& wk, cons
 }
 
 /// Shape error of batched multi_head_attention<H> (no W_o): the error of one item.
-template <std::size_t H, Batch X, Matrix Wq, Matrix Wk, Matrix Wv, BatchAttentionOption... O>
+template <std::size_t H, Batch X, Matrix Wq, Matrix Wk, Matrix Wv, AttentionOption... O>
 decltype(detail::first_failure<rules_of::batch_multi_head_attention<H, X, Wq, Wk, Wv, O...>>::error())
 multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept;
 
 /// Multi-head self-attention with W_o of every item of X: B x n x d_out.
-template <std::size_t H, Batch X, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, BatchAttentionOption... O>
+template <std::size_t H, Batch X, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, AttentionOption... O>
   requires rules_hold<rules_of::batch_multi_head_attention_wo<H, X, Wq, Wk, Wv, Wo, O...>>
 constexpr auto multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo,
                                     const O&... opts) noexcept {
@@ -293,14 +284,14 @@ constexpr auto multi_head_attention(const X& x, const Wq& wq, const Wk& wk, cons
 }
 
 /// Shape error of batched multi_head_attention<H> with W_o: the error of one item.
-template <std::size_t H, Batch X, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, BatchAttentionOption... O>
+template <std::size_t H, Batch X, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, AttentionOption... O>
 decltype(detail::first_failure<rules_of::batch_multi_head_attention_wo<H, X, Wq, Wk, Wv, Wo, O...>>::error())
 multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo, const O&... opts) noexcept;
 
 /// Grouped-query cross-attention of every item pair (X_q[b], X_kv[b]), without W_o:
 /// B x L x (H·d_v).
 template <std::size_t H, std::size_t Hkv = H, Batch Xq, Batch Xkv, Matrix Wq, Matrix Wk, Matrix Wv,
-          BatchAttentionOption... O>
+          AttentionOption... O>
   requires rules_hold<rules_of::batch_grouped_query_attention<H, Hkv, Xq, Xkv, Wq, Wk, Wv, O...>>
 constexpr auto grouped_query_attention(const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk, const Wv& wv,
                                        const O&... opts) noexcept {
@@ -311,14 +302,14 @@ constexpr auto grouped_query_attention(const Xq& xq, const Xkv& xkv, const Wq& w
 
 /// Shape error of batched grouped_query_attention<H, H_kv> (no W_o).
 template <std::size_t H, std::size_t Hkv = H, Batch Xq, Batch Xkv, Matrix Wq, Matrix Wk, Matrix Wv,
-          BatchAttentionOption... O>
+          AttentionOption... O>
 decltype(detail::first_failure<rules_of::batch_grouped_query_attention<H, Hkv, Xq, Xkv, Wq, Wk, Wv, O...>>::error())
 grouped_query_attention(const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk, const Wv& wv,
                         const O&... opts) noexcept;
 
 /// Grouped-query cross-attention with W_o of every item pair: B x L x d_out.
 template <std::size_t H, std::size_t Hkv = H, Batch Xq, Batch Xkv, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo,
-          BatchAttentionOption... O>
+          AttentionOption... O>
   requires rules_hold<rules_of::batch_grouped_query_attention_wo<H, Hkv, Xq, Xkv, Wq, Wk, Wv, Wo, O...>>
 constexpr auto grouped_query_attention(const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk, const Wv& wv,
                                        const Wo& wo, const O&... opts) noexcept {
@@ -329,14 +320,14 @@ constexpr auto grouped_query_attention(const Xq& xq, const Xkv& xkv, const Wq& w
 
 /// Shape error of batched grouped_query_attention<H, H_kv> with W_o.
 template <std::size_t H, std::size_t Hkv = H, Batch Xq, Batch Xkv, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo,
-          BatchAttentionOption... O>
+          AttentionOption... O>
 decltype(detail::first_failure<
          rules_of::batch_grouped_query_attention_wo<H, Hkv, Xq, Xkv, Wq, Wk, Wv, Wo, O...>>::error())
 grouped_query_attention(const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo,
                         const O&... opts) noexcept;
 
 /// Multi-head cross-attention with W_o of every item pair (H_kv = H): B x L x d_out.
-template <std::size_t H, Batch Xq, Batch Xkv, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, BatchAttentionOption... O>
+template <std::size_t H, Batch Xq, Batch Xkv, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, AttentionOption... O>
 constexpr auto cross_attention(const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo,
                                const O&... opts) noexcept
     -> decltype(grouped_query_attention<H, H>(xq, xkv, wq, wk, wv, wo, opts...)) {

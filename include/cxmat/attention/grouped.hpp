@@ -46,8 +46,10 @@ template <std::size_t H, std::size_t Hkv = H, Matrix Xq, Matrix Xkv, Matrix Wq, 
   requires rules_hold<rules_of::grouped_query_attention_wo<H, Hkv, Xq, Xkv, Wq, Wk, Wv, Wo, O...>>
 constexpr matrix<detail::element_of<Xq>, Xq::row_extent, Wo::col_extent> grouped_query_attention(
     const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo, const O&... opts) noexcept {
-  return detail::project<projection::output>(grouped_query_attention<H, Hkv>(xq, xkv, wq, wk, wv, opts...), wo,
-                                             opts...);
+  using T = detail::element_of<Xq>;
+  const auto heads = detail::grouped_attention<H, Hkv>(
+      xq, xkv, wq, wk, wv, static_cast<batch<T, H, Xq::row_extent, Xkv::row_extent>*>(nullptr), opts...);
+  return detail::project<projection::output>(heads, wo, opts...);
 }
 
 /// Shape error of grouped_query_attention<H, H_kv>(xq, xkv, wq, wk, wv, wo, opts...).

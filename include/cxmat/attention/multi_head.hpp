@@ -57,7 +57,10 @@ template <std::size_t H, Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, A
   requires rules_hold<rules_of::multi_head_attention_wo<H, X, Wq, Wk, Wv, Wo, O...>>
 constexpr matrix<detail::element_of<X>, X::row_extent, Wo::col_extent> multi_head_attention(
     const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo, const O&... opts) noexcept {
-  return detail::project<projection::output>(multi_head_attention<H>(x, wq, wk, wv, opts...), wo, opts...);
+  using T = detail::element_of<X>;
+  const auto heads = detail::grouped_attention<H, H>(
+      x, x, wq, wk, wv, static_cast<batch<T, H, X::row_extent, X::row_extent>*>(nullptr), opts...);
+  return detail::project<projection::output>(heads, wo, opts...);
 }
 
 /// Shape error of multi_head_attention<H>(x, wq, wk, wv, wo, opts...).
@@ -115,9 +118,10 @@ template <std::size_t H, Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, A
 constexpr auto multi_head_attention_with_weights(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo,
                                                  const O&... opts) noexcept {
   using T = detail::element_of<X>;
-  const auto heads = multi_head_attention_with_weights<H>(x, wq, wk, wv, opts...);
-  return attention_result<matrix<T, X::row_extent, Wo::col_extent>, batch<T, H, X::row_extent, X::row_extent>>{
-      detail::project<projection::output>(heads.output, wo, opts...), heads.weights};
+  attention_result<matrix<T, X::row_extent, Wo::col_extent>, batch<T, H, X::row_extent, X::row_extent>> result{};
+  const auto heads = detail::grouped_attention<H, H>(x, x, wq, wk, wv, &result.weights, opts...);
+  result.output = detail::project<projection::output>(heads, wo, opts...);
+  return result;
 }
 
 /// Shape error of multi_head_attention_with_weights<H>(x, wq, wk, wv, wo, opts...).

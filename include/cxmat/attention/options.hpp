@@ -161,6 +161,15 @@ struct option_traits<key_padding_mask<MS>> {
   template <class T, auto L, auto S>
   static constexpr bool fits = compatible_extents<MS, S>;
 };
+// A batch option is an option (so a call with one names its rule), but it fits no single
+// matrix: only the batched functions take it (attention/batched.hpp gives each item its row).
+template <extent B, extent S>
+struct option_traits<batch_key_padding_mask<B, S>> {
+  static constexpr bool is_option = true;
+  static constexpr bool is_mask = true;
+  template <class T, auto L, auto S2>
+  static constexpr bool fits = false;
+};
 template <causal_alignment A>
 struct option_traits<causal_mask<A>> {
   static constexpr bool is_option = true;
@@ -224,6 +233,11 @@ template <projection P, class O>
 inline constexpr bool is_projection_bias_v = false;
 template <projection P, class U, extent W>
 inline constexpr bool is_projection_bias_v<P, projection_bias<P, U, W>> = true;
+
+template <class O>
+inline constexpr bool is_batch_option_v = false;
+template <extent B, extent S>
+inline constexpr bool is_batch_option_v<batch_key_padding_mask<B, S>> = true;
 
 template <class... O>
 inline constexpr std::size_t scale_count = (std::size_t{0} + ... + (is_scale_v<std::remove_cvref_t<O>> ? 1U : 0U));

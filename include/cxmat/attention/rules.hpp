@@ -35,6 +35,10 @@ struct grouped_query_head_widths_must_match;  // a query head and its key/value 
 template <class... Elements>
 struct attention_element_types_must_match;  // every matrix of one call has the same element type: convert explicitly
 template <class... Options>
+struct batch_key_padding_needs_a_batch;  // batch_key_padding(keep) gives row b to item b of a batch: pass a batch<...>
+template <class... Options>
+struct output_bias_needs_w_o;  // output_bias(b) is added to Concat(heads)·W_o: pass W_o, or add b to the result
+template <class... Options>
 struct attention_options_conflict;  // at most one scale() and one bias per projection in one call
 template <class Projection, class BiasWidth, class ProjectionWidth>
 struct projection_bias_width_must_match_projection;  // query_bias: width of X_q·W_q, key_bias: X_kv·W_k, ...
@@ -141,6 +145,12 @@ template <class T, auto L, auto S, class... O>
 using options_fit = detail::check<(OptionFitsScores<O, T, L, S> && ...),
                                   shape_error::attention_options_must_fit_l_by_s_scores<dim_of<L>, dim_of<S>, O...>>;
 template <class... O>
+using no_batch_options = detail::check<!(detail::is_batch_option_v<std::remove_cvref_t<O>> || ...),
+                                       shape_error::batch_key_padding_needs_a_batch<O...>>;
+template <class... O>
+using no_output_bias = detail::check<detail::projection_bias_count<projection::output, O...> == 0,
+                                     shape_error::output_bias_needs_w_o<O...>>;
+template <class... O>
 using options_consistent = detail::check<OptionsAreConsistent<O...>, shape_error::attention_options_conflict<O...>>;
 template <projection P, auto Width, class... O>
 using bias_width = detail::check<compatible_extents<detail::bias_width<P, Width, O...>::value, Width>,
@@ -156,6 +166,7 @@ template <class Q, class K, class... O>
 using attention_scores =
     detail::rule_list<rule::same_elements<Q, K>, rule::real_matrix_elements<Q>,
                       rule::query_key_widths<detail::cols_of<Q>, detail::cols_of<K>>,
+                      rule::no_batch_options<O...>,
                       rule::score_options_fit<detail::element_of<Q>, detail::rows_of<Q>, detail::rows_of<K>, O...>,
                       rule::options_consistent<O...>>;
 
@@ -163,7 +174,7 @@ template <class Q, class K, class V, class... O>
 using scaled_dot_product_attention =
     detail::rule_list<rule::same_elements<Q, K, V>, rule::real_matrix_elements<Q>,
                       rule::query_key_widths<detail::cols_of<Q>, detail::cols_of<K>>,
-                      rule::key_value_lengths<detail::rows_of<K>, detail::rows_of<V>>,
+                      rule::key_value_lengths<detail::rows_of<K>, detail::rows_of<V>>, rule::no_batch_options<O...>,
                       rule::score_options_fit<detail::element_of<Q>, detail::rows_of<Q>, detail::rows_of<K>, O...>,
                       rule::options_consistent<O...>>;
 
@@ -172,58 +183,69 @@ template <class Xq, class Xkv, class Wq, class Wk, class Wv, class... O>
 using projections = detail::rule_list<
     rule::same_elements<Xq, Xkv, Wq, Wk, Wv>, rule::real_matrix_elements<Xq>,
     rule::wq_fits_x<detail::cols_of<Xq>, detail::rows_of<Wq>>, rule::wk_fits_x<detail::cols_of<Xkv>, detail::rows_of<Wk>>,
-    rule::wv_fits_x<detail::cols_of<Xkv>, detail::rows_of<Wv>>,
+    rule::wv_fits_x<detail::cols_of<Xkv>, detail::rows_of<Wv>>, rule::no_batch_options<O...>,
     rule::options_fit<detail::element_of<Xq>, detail::rows_of<Xq>, detail::rows_of<Xkv>, O...>,
     rule::options_consistent<O...>, rule::bias_width<projection::query, detail::cols_of<Wq>, O...>,
     rule::bias_width<projection::key, detail::cols_of<Wk>, O...>,
     rule::bias_width<projection::value, detail::cols_of<Wv>, O...>>;
 
 template <class X, class Wq, class Wk, class Wv, class... O>
-using self_attention = detail::join_t<
-    projections<X, X, Wq, Wk, Wv, O...>,
-    detail::rule_list<rule::wq_wk_widths<detail::cols_of<Wq>, detail::cols_of<Wk>>>>;
+using self_attention =
+    detail::join_t<projections<X, X, Wq, Wk, Wv, O...>,
+                   detail::rule_list<rule::wq_wk_widths<detail::cols_of<Wq>, detail::cols_of<Wk>>, rule::no_output_bias<O...>>>;
 
 template <std::size_t H, class Q, class K, class V, class... O>
-using multi_head_attention_qkv = detail::join_t<
-    scaled_dot_product_attention<Q, K, V, O...>,
-    detail::rule_list<rule::heads_divide_q_width<detail::cols_of<Q>, H>,
-                      rule::heads_divide_v_width<detail::cols_of<V>, H>>>;
+using multi_head_attention_qkv =
+    detail::join_t<scaled_dot_product_attention<Q, K, V, O...>,
+                   detail::rule_list<rule::heads_divide_q_width<detail::cols_of<Q>, H>,
+                                     rule::heads_divide_v_width<detail::cols_of<V>, H>>>;
+
+// The heads of the block form, before W_o (shared by the forms with and without W_o).
+template <std::size_t H, class X, class Wq, class Wk, class Wv, class... O>
+using multi_head_heads =
+    detail::join_t<projections<X, X, Wq, Wk, Wv, O...>,
+                   detail::rule_list<rule::wq_wk_widths<detail::cols_of<Wq>, detail::cols_of<Wk>>,
+                                     rule::heads_divide_q_width<detail::cols_of<Wq>, H>,
+                                     rule::heads_divide_v_width<detail::cols_of<Wv>, H>>>;
 
 template <std::size_t H, class X, class Wq, class Wk, class Wv, class... O>
-using multi_head_attention = detail::join_t<
-    self_attention<X, Wq, Wk, Wv, O...>,
-    detail::rule_list<rule::heads_divide_q_width<detail::cols_of<Wq>, H>,
-                      rule::heads_divide_v_width<detail::cols_of<Wv>, H>>>;
+using multi_head_attention =
+    detail::join_t<multi_head_heads<H, X, Wq, Wk, Wv, O...>, detail::rule_list<rule::no_output_bias<O...>>>;
 
 // The output projection W_o of the heads' concatenation (concat_width wide), and its bias.
 template <auto ConcatWidth, class Wo, class... O>
 using output_projection =
-    detail::rule_list<rule::same_elements<Wo, Wo>, rule::wo_fits_heads<ConcatWidth, detail::rows_of<Wo>>,
+    detail::rule_list<rule::wo_fits_heads<ConcatWidth, detail::rows_of<Wo>>,
                       rule::bias_width<projection::output, detail::cols_of<Wo>, O...>>;
 
 template <std::size_t H, class X, class Wq, class Wk, class Wv, class Wo, class... O>
-using multi_head_attention_wo = detail::join_t<
-    multi_head_attention<H, X, Wq, Wk, Wv, O...>, detail::rule_list<rule::same_elements<X, Wo>>,
-    output_projection<detail::cols_of<Wv>, Wo, O...>>;
+using multi_head_attention_wo =
+    detail::join_t<multi_head_heads<H, X, Wq, Wk, Wv, O...>, detail::rule_list<rule::same_elements<X, Wo>>,
+                   output_projection<detail::cols_of<Wv>, Wo, O...>>;
 
 template <std::size_t H, class X, class Wq, class Wk, class... O>
-using multi_head_attention_weights = detail::join_t<
-    projections<X, X, Wq, Wk, Wk, O...>,
-    detail::rule_list<rule::wq_wk_widths<detail::cols_of<Wq>, detail::cols_of<Wk>>,
-                      rule::heads_divide_q_width<detail::cols_of<Wq>, H>>>;
+using multi_head_attention_weights =
+    detail::join_t<projections<X, X, Wq, Wk, Wk, O...>,
+                   detail::rule_list<rule::wq_wk_widths<detail::cols_of<Wq>, detail::cols_of<Wk>>,
+                                     rule::heads_divide_q_width<detail::cols_of<Wq>, H>, rule::no_output_bias<O...>>>;
+
+// The heads of grouped-query attention, before W_o.
+template <std::size_t H, std::size_t Hkv, class Xq, class Xkv, class Wq, class Wk, class Wv, class... O>
+using grouped_query_heads =
+    detail::join_t<projections<Xq, Xkv, Wq, Wk, Wv, O...>,
+                   detail::rule_list<rule::kv_heads_divide_heads<H, Hkv>, rule::heads_divide_q_width<detail::cols_of<Wq>, H>,
+                                     rule::kv_heads_divide_k_width<detail::cols_of<Wk>, Hkv>,
+                                     rule::kv_heads_divide_v_width<detail::cols_of<Wv>, Hkv>,
+                                     rule::head_widths<detail::cols_of<Wq>, H, detail::cols_of<Wk>, Hkv>>>;
 
 template <std::size_t H, std::size_t Hkv, class Xq, class Xkv, class Wq, class Wk, class Wv, class... O>
-using grouped_query_attention = detail::join_t<
-    projections<Xq, Xkv, Wq, Wk, Wv, O...>,
-    detail::rule_list<rule::kv_heads_divide_heads<H, Hkv>, rule::heads_divide_q_width<detail::cols_of<Wq>, H>,
-                      rule::kv_heads_divide_k_width<detail::cols_of<Wk>, Hkv>,
-                      rule::kv_heads_divide_v_width<detail::cols_of<Wv>, Hkv>,
-                      rule::head_widths<detail::cols_of<Wq>, H, detail::cols_of<Wk>, Hkv>>>;
+using grouped_query_attention = detail::join_t<grouped_query_heads<H, Hkv, Xq, Xkv, Wq, Wk, Wv, O...>,
+                                               detail::rule_list<rule::no_output_bias<O...>>>;
 
 template <std::size_t H, std::size_t Hkv, class Xq, class Xkv, class Wq, class Wk, class Wv, class Wo, class... O>
-using grouped_query_attention_wo = detail::join_t<
-    grouped_query_attention<H, Hkv, Xq, Xkv, Wq, Wk, Wv, O...>, detail::rule_list<rule::same_elements<Xq, Wo>>,
-    output_projection<detail::concat_width<H, Hkv, detail::cols_of<Wv>>, Wo, O...>>;
+using grouped_query_attention_wo =
+    detail::join_t<grouped_query_heads<H, Hkv, Xq, Xkv, Wq, Wk, Wv, O...>, detail::rule_list<rule::same_elements<Xq, Wo>>,
+                   output_projection<detail::concat_width<H, Hkv, detail::cols_of<Wv>>, Wo, O...>>;
 
 }  // namespace rules_of
 
