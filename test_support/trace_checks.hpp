@@ -28,8 +28,11 @@ template <std::size_t H, class X, class Wq, class Wk, class Wv, class Wo, class.
 constexpr bool trace_with_wo_matches_library(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo,
                                              const O&... opts) {
   const auto t = cxmat::trace_multi_head_attention<H>(x, wq, wk, wv, wo, opts...);
-  return t.output == cxmat::multi_head_attention<H>(x, wq, wk, wv, wo, opts...) &&
-         t.concat == cxmat::multi_head_attention<H>(x, wq, wk, wv, opts...);
+  if constexpr (cxmat::detail::projection_bias_count<cxmat::projection::output, O...> == 0) {
+    // The form without W_o takes no output bias: compare the concatenation only without one.
+    if (!(t.concat == cxmat::multi_head_attention<H>(x, wq, wk, wv, opts...))) return false;
+  }
+  return t.output == cxmat::multi_head_attention<H>(x, wq, wk, wv, wo, opts...);
 }
 
 /// Scores of every head recomputed by plain loops from the trace's own q and k:
