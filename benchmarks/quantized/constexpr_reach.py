@@ -15,7 +15,7 @@ import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-SIZES = [(8, 16, 2, 4), (16, 32, 4, 4), (16, 32, 4, 16), (32, 32, 4, 4), (32, 64, 8, 1), (32, 64, 8, 4)]
+SIZES = [(8, 16, 2, 4), (8, 16, 2, 16), (16, 32, 4, 4), (16, 32, 4, 8), (32, 32, 4, 1), (32, 64, 8, 1)]
 
 
 def compile_once(cxx, n, d, h, b):
