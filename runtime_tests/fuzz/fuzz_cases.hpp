@@ -3,6 +3,7 @@
 // fuzz_float.cpp and fuzz_double.cpp only.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -302,6 +303,36 @@ bound score_of(const bound* q_row, const bound* k_row, std::size_t dk, const sco
   return s;
 }
 
+/// For a row of finite scores (some may be -inf), the documented agreement of softmax_rows:
+/// within (n + 4) ε relative plus two subnormal spacings of the exact weights of the differences
+/// x - max as T rounds them (docs/performance.md). Tighter than the interval of softmax_row,
+/// which also allows for that rounding; rows with NaN or +inf keep their exact special weights.
+template <class T>
+void tighten_to_documented_agreement(const T* x, std::vector<bound>& w) {
+  const std::size_t S = w.size();
+  T top = -std::numeric_limits<T>::infinity();
+  for (std::size_t j = 0; j < S; ++j) {
+    if (std::isnan(x[j]) || x[j] == std::numeric_limits<T>::infinity()) return;
+    top = std::max(top, x[j]);
+  }
+  if (top == -std::numeric_limits<T>::infinity()) return;  // fully masked: exactly 0 already
+  std::vector<real> e(S);
+  real sum = 0;
+  for (std::size_t j = 0; j < S; ++j) {
+    const T d = x[j] - top;  // rounded in T, as the kernel rounds it
+    e[j] = std::exp(static_cast<real>(d));
+    sum += e[j];
+  }
+  for (std::size_t j = 0; j < S; ++j) {
+    if (x[j] == -std::numeric_limits<T>::infinity()) continue;  // masked: exactly 0 already
+    const real exact_w = e[j] / sum;
+    const real tol = (static_cast<real>(S) + 4) * fp<T>::eps * exact_w + 2 * fp<T>::tiny;
+    w[j].x = exact_w;
+    w[j].lo = exact_w - tol;
+    w[j].hi = exact_w + tol;
+  }
+}
+
 /// Input mixes and options of one single-head case.
 struct single_head_setup {
   unsigned fn = 0;
@@ -364,7 +395,8 @@ void single_head(source& src, report& rep, focus f) {
     for (std::size_t i = 0; i < L; ++i) {
       std::vector<bound> row(S);
       for (std::size_t j = 0; j < S; ++j) row[j] = exact<T>(x(i, j));
-      const std::vector<bound> w = softmax_row<T>(row, zero_possible, masked);
+      std::vector<bound> w = softmax_row<T>(row, zero_possible, masked);
+      tighten_to_documented_agreement(&x(i, 0), w);
       for (std::size_t j = 0; j < S; ++j) check(rep, st, fn, got(i, j), w[j], i, j, context, S);
     }
     return;
