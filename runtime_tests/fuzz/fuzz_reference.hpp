@@ -42,7 +42,19 @@ struct bound {
   real lo = 0;
   real hi = 0;
   std::uint8_t flags = 0;
+  // An infinity that is a product's exact value beyond the largest finite one: a fused
+  // multiply-add adds it to the accumulator before rounding, so against an opposite infinity it
+  // gives that infinity where the unfused product and sum give NaN.
+  bool fused_overflow = false;
 };
+
+/// Whether the target may fuse a multiply and an add (one rounding, no overflow of the product
+/// alone). x86 without FMA cannot, so there the reference can be definite about more elements.
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__FMA__) && !defined(__FMA4__)
+inline constexpr bool may_fuse = false;
+#else
+inline constexpr bool may_fuse = true;
+#endif
 
 /// Constants of the scalar type T as long doubles.
 template <class T>
@@ -91,14 +103,19 @@ bound round_to(bound b, real overflow_factor = 1 + fp<T>::eps) {
   b.lo -= err;
   b.hi += err;
   if (b.lo > -fp<T>::max && b.hi < fp<T>::max) return b;
-  if (b.lo > fp<T>::max * overflow_factor) return special(kind::pos_inf, b.flags);
-  if (b.hi < -fp<T>::max * overflow_factor) return special(kind::neg_inf, b.flags);
+  const bool fusable = may_fuse && overflow_factor > 2;
+  if (b.lo > fp<T>::max * overflow_factor || b.hi < -fp<T>::max * overflow_factor) {
+    bound inf = special(b.lo > 0 ? kind::pos_inf : kind::neg_inf, b.flags);
+    inf.fused_overflow = fusable;
+    return inf;
+  }
   return special(kind::unknown, b.flags);
 }
 
 inline bool is_inf(kind k) { return k == kind::pos_inf || k == kind::neg_inf; }
 
-/// a * b rounded to T (fused: may be followed by an addition before rounding).
+/// a * b rounded to T (fused: may be followed by an addition before rounding, where the target
+/// fuses).
 template <class T>
 bound mul(const bound& a, const bound& b, bool fused = true) {
   const std::uint8_t flags = static_cast<std::uint8_t>(a.flags | b.flags);
@@ -128,7 +145,7 @@ bound mul(const bound& a, const bound& b, bool fused = true) {
   r.x = a.x * b.x;
   r.lo = *std::min_element(p, p + 4);
   r.hi = *std::max_element(p, p + 4);
-  return round_to<T>(r, fused ? real(3) : 1 + fp<T>::eps);
+  return round_to<T>(r, fused && may_fuse ? real(3) : 1 + fp<T>::eps);
 }
 
 /// a + b rounded to T.
@@ -137,7 +154,11 @@ bound add(const bound& a, const bound& b) {
   const std::uint8_t flags = static_cast<std::uint8_t>(a.flags | b.flags);
   if (a.k == kind::nan || b.k == kind::nan) return special(kind::nan, flags);
   if (a.k == kind::unknown || b.k == kind::unknown) return special(kind::unknown, flags);
-  if (is_inf(a.k) && is_inf(b.k)) return special(a.k == b.k ? a.k : kind::nan, flags);
+  if (is_inf(a.k) && is_inf(b.k)) {
+    if (a.k == b.k) return special(a.k, flags);
+    // NaN, or with a fused multiply-add the infinity that was not an overflowed product.
+    return special(a.fused_overflow || b.fused_overflow ? kind::unknown : kind::nan, flags);
+  }
   if (is_inf(a.k)) return special(a.k, flags);
   if (is_inf(b.k)) return special(b.k, flags);
   bound r;
