@@ -10,7 +10,7 @@
 #include <iostream>
 #include <string>
 
-#include "catch.hpp"
+#include "test_support/catch.hpp"
 #include "fuzz_driver.hpp"
 
 #ifndef CXMAT_FUZZ_DEFAULT_CASES
