@@ -1,15 +1,23 @@
 // The one attention kernel every public attention function runs: a single head over column
-// windows of Q, K and V. Constant evaluation runs plain loops over raw arrays (few evaluator
-// steps); at run time float and double go through the blocked products of runtime_gemm.hpp.
+// windows of Q, K and V. Constant evaluation runs one fold expression per score and per key's
+// share of an output row on local copies of the windows (few evaluator steps, fold.hpp); at run
+// time float and double go through the blocked products of runtime_gemm.hpp. by_evaluation
+// (cxmat/math/fp.hpp) chooses.
+//
+// Masks mean removal: a key whose weight is exactly 0 (masked: score -inf; or more than
+// exp_zero_bound below the row's maximum) contributes nothing to the output, whatever its value
+// row holds (0 · inf would be NaN), on both paths, and a row with every key masked is exactly 0.
 #pragma once
 
 #include <cstddef>
 #include <type_traits>
 
+#include <cxmat/kernels/fold.hpp>
 #include <cxmat/kernels/runtime_gemm.hpp>
 #include <cxmat/kernels/runtime_simd.hpp>
-#include <cxmat/math.hpp>
 #include <cxmat/kernels/softmax.hpp>
+#include <cxmat/math.hpp>
+#include <cxmat/math/fp.hpp>
 
 namespace cxmat::detail {
 
@@ -62,41 +70,163 @@ inline void apply_score_mod(std::size_t i0, T (&w)[M][S], const ScoreMod& score_
 // product. Each score and output element is the same sum, in the same order, as in the plain
 // loops.
 template <std::size_t M, std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S, std::size_t QW,
-          std::size_t VW, std::size_t OW, class ScoreMod, class WeightsSink>
+          std::size_t VW, std::size_t OW, class ScoreMod, class WeightsSink, class AfterValues>
 inline void attend_rows(std::size_t i0, const T (&q)[L][QW], std::size_t q_off, const T (&kt)[DK][S],
                         const T (&v)[S][VW], std::size_t v_off, T (&out)[L][OW], std::size_t out_off,
-                        const T& divisor, const ScoreMod& score_mod, const WeightsSink& weights_sink) noexcept {
+                        const T& divisor, const ScoreMod& score_mod, const WeightsSink& weights_sink,
+                        const AfterValues& after_values) noexcept {
   T w[M][S];
   gemm<M, S, DK>(q + i0, q_off, kt, 0, w, 0, divide_by<T>{divisor});
   apply_score_mod(i0, w, score_mod);
   softmax_rows_runtime(w, exp_zero_bound<T>());  // softmax_row's rules and bits, M rows at once
   for (std::size_t r = 0; r < M; ++r) weights_sink(i0 + r, static_cast<const T*>(w[r]));
   gemm<M, DV, S>(w, 0, v, v_off, out + i0, out_off);
+  after_values(i0, w);
 }
 
-// Stack use beyond the plain loops: d_k·S elements for kt, gemm_rows·S for a block of weights
+// Nothing to add after the weighted sums: every value is finite.
+struct values_all_finite {
+  template <std::size_t M, class T, std::size_t S>
+  void operator()(std::size_t /*i0*/, const T (&/*w*/)[M][S]) const noexcept {}
+};
+
+// Whether every entry of columns [v_off, v_off + DV) of v is finite.
+template <std::size_t DV, class T, std::size_t S, std::size_t VW>
+inline bool window_finite(const T (&v)[S][VW], std::size_t v_off) noexcept {
+  T probe = T(0);
+  for (std::size_t j = 0; j < S; ++j) {
+    for (std::size_t c = 0; c < DV; ++c) probe = probe + T(0) * v[j][v_off + c];  // NaN iff some entry is not finite
+  }
+  return probe == probe;
+}
+
+// Whether row j of the window has an entry that is not finite.
+template <std::size_t DV, class T, std::size_t S, std::size_t VW>
+inline bool value_row_nonfinite(const T (&v)[S][VW], std::size_t v_off, std::size_t j) noexcept {
+  T probe = T(0);
+  for (std::size_t c = 0; c < DV; ++c) probe = probe + T(0) * v[j][v_off + c];
+  return probe != probe;
+}
+
+// The keys whose value rows hold inf or NaN, taken out of the blocked weighted sum (their rows
+// are zeros in the copy it reads) and added afterwards, each only where its weight is not 0: a
+// masked key then contributes nothing, exactly as if it were absent, and an attended one makes
+// its output inf or NaN as the formula says. Their terms come after the finite keys' terms,
+// which can change the last bits of that row's finite columns; all other rows are unaffected.
+template <std::size_t DV, class T, std::size_t S, std::size_t VW, std::size_t L, std::size_t OW>
+struct add_nonfinite_values {
+  const T (&v)[S][VW];
+  std::size_t v_off;
+  T (&out)[L][OW];
+  std::size_t out_off;
+  const bool (&nonfinite)[S];
+
+  template <std::size_t M>
+  void operator()(std::size_t i0, const T (&w)[M][S]) const noexcept {
+    for (std::size_t r = 0; r < M; ++r) {
+      for (std::size_t j = 0; j < S; ++j) {
+        if (!nonfinite[j] || w[r][j] == T(0)) continue;
+        for (std::size_t c = 0; c < DV; ++c) {
+          out[i0 + r][out_off + c] = multiply_add(w[r][j], v[j][v_off + c], out[i0 + r][out_off + c]);
+        }
+      }
+    }
+  }
+};
+
+// attend's run-time form over rows of M = gemm_rows queries (AfterValues: see attend_rows).
+template <std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW,
+          std::size_t VW, std::size_t OW, class ScoreMod, class WeightsSink, class AfterValues>
+inline void attend_blocks(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
+                          const T (&v)[S][VW], std::size_t v_off, T (&out)[L][OW], std::size_t out_off,
+                          const T& divisor, const ScoreMod& score_mod, const WeightsSink& weights_sink,
+                          const AfterValues& after_values) noexcept {
+  T kt[DK][S];
+  transpose_key_window(k, k_off, kt);
+  constexpr std::size_t full = L - L % gemm_rows;
+  for (std::size_t i0 = 0; i0 < full; i0 += gemm_rows) {
+    attend_rows<gemm_rows, DK, DV>(i0, q, q_off, kt, v, v_off, out, out_off, divisor, score_mod, weights_sink,
+                                   after_values);
+  }
+  if constexpr (full < L) {
+    attend_rows<L - full, DK, DV>(full, q, q_off, kt, v, v_off, out, out_off, divisor, score_mod, weights_sink,
+                                  after_values);
+  }
+}
+
+// attend_runtime when some value is inf or NaN (rare, hence out of line: its copy of the value
+// window costs stack only here). See add_nonfinite_values.
+template <std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW,
+          std::size_t VW, std::size_t OW, class ScoreMod, class WeightsSink>
+[[gnu::noinline]] void attend_runtime_nonfinite(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW],
+                                                std::size_t k_off, const T (&v)[S][VW], std::size_t v_off,
+                                                T (&out)[L][OW], std::size_t out_off, const T& divisor,
+                                                const ScoreMod& score_mod, const WeightsSink& weights_sink) noexcept {
+  T finite_v[S][DV];
+  bool nonfinite[S];
+  for (std::size_t j = 0; j < S; ++j) {
+    nonfinite[j] = value_row_nonfinite<DV>(v, v_off, j);
+    for (std::size_t c = 0; c < DV; ++c) finite_v[j][c] = nonfinite[j] ? T(0) : v[j][v_off + c];
+  }
+  attend_blocks<DK, DV>(q, q_off, k, k_off, finite_v, 0, out, out_off, divisor, score_mod, weights_sink,
+                        add_nonfinite_values<DV, T, S, VW, L, OW>{v, v_off, out, out_off, nonfinite});
+}
+
+// Stack use beyond the plain form: d_k·S elements for kt, gemm_rows·S for a block of weights
 // (four times that when S is shorter than softmax_short_row_packets packets: the block softmax's
-// copy of the weights and its per-entry maxima and cutoffs).
+// copy of the weights and its per-entry maxima and cutoffs). A key of weight 0 adds w · v = ±0
+// to sums that start at +0 and so are never -0: nothing changes, as if the key were absent, as
+// long as its values are finite; values that are not go to attend_runtime_nonfinite.
 template <std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW,
           std::size_t VW, std::size_t OW, class ScoreMod, class WeightsSink>
 inline void attend_runtime(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
                            const T (&v)[S][VW], std::size_t v_off, T (&out)[L][OW], std::size_t out_off,
                            const T& divisor, const ScoreMod& score_mod, const WeightsSink& weights_sink) noexcept {
-  T kt[DK][S];
-  transpose_key_window(k, k_off, kt);
-  constexpr std::size_t full = L - L % gemm_rows;
-  for (std::size_t i0 = 0; i0 < full; i0 += gemm_rows) {
-    attend_rows<gemm_rows, DK, DV>(i0, q, q_off, kt, v, v_off, out, out_off, divisor, score_mod, weights_sink);
+  if (window_finite<DV>(v, v_off)) {
+    attend_blocks<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod, weights_sink,
+                          values_all_finite{});
+  } else {
+    attend_runtime_nonfinite<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod,
+                                     weights_sink);
   }
-  if constexpr (full < L) {
-    attend_rows<L - full, DK, DV>(full, q, q_off, kt, v, v_off, out, out_off, divisor, score_mod, weights_sink);
+}
+
+// The plain form of attend (constant evaluation, and types without run-time kernels). The
+// head's key and value windows are copied once into local arrays, each query row's window once
+// per row, so every score is one dot (fold.hpp) and each key's share of the output row one
+// scaled_add; the output row is summed in a local array from +0, over keys in increasing order,
+// skipping keys of weight 0.
+template <std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S, std::size_t QW,
+          std::size_t KW, std::size_t VW, std::size_t OW, class ScoreMod, class WeightsSink>
+constexpr void attend_plain(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
+                            const T (&v)[S][VW], std::size_t v_off, T (&out)[L][OW], std::size_t out_off,
+                            const T& divisor, const ScoreMod& score_mod,
+                            const WeightsSink& weights_sink) noexcept {
+  T kw[S][DK]{};
+  T vw[S][DV]{};
+  for (std::size_t j = 0; j < S; ++j) {
+    copy_window(kw[j], &k[j][k_off]);
+    copy_window(vw[j], &v[j][v_off]);
+  }
+  for (std::size_t i = 0; i < L; ++i) {
+    T qi[DK]{};
+    copy_window(qi, &q[i][q_off]);
+    T row[S]{};
+    for (std::size_t j = 0; j < S; ++j) row[j] = score_mod(i, j, T(dot<T>(qi, kw[j]) / divisor));
+    softmax_row(row, fixed_length<S>{});
+    weights_sink(i, static_cast<const T*>(row));
+    T oi[DV]{};
+    for (std::size_t j = 0; j < S; ++j) {
+      if (row[j] != T(0)) scaled_add(oi, row[j], vw[j]);
+    }
+    copy_window_to(&out[i][out_off], oi);
   }
 }
 
 // For each query row i of q (columns [q_off, q_off + DK)):
 //   s_j     = score_mod(i, j, (q_i · k_j) / divisor)           over keys j of k (same columns)
 //   w       = softmax(s)                                        (detail::softmax_row rules)
-//   out_i   = sum_j w_j v_j                                     (columns [v_off, v_off + DV))
+//   out_i   = sum_j w_j v_j  over keys with w_j != 0            (columns [v_off, v_off + DV))
 // and hands the weight row to `weights_sink(i, w)`. `divisor` is √d_k unless the caller scales
 // otherwise; dividing (not multiplying by 1/√d_k) matches the formula as the worksheets write it.
 template <std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S, std::size_t QW,
@@ -105,31 +235,9 @@ constexpr void attend(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW
                       const T (&v)[S][VW], std::size_t v_off, T (&out)[L][OW], std::size_t out_off,
                       const T& divisor, const ScoreMod& score_mod,
                       const WeightsSink& weights_sink) noexcept {
-  if constexpr (has_runtime_kernels<T>) {
-    if (!std::is_constant_evaluated()) {
-      attend_runtime<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod, weights_sink);
-      return;
-    }
-  }
-  for (std::size_t i = 0; i < L; ++i) {
-    T row[S]{};
-    const T* qi = &q[i][q_off];
-    for (std::size_t j = 0; j < S; ++j) {
-      const T* kj = &k[j][k_off];
-      T dot{};
-      for (std::size_t c = 0; c < DK; ++c) dot += qi[c] * kj[c];
-      row[j] = score_mod(i, j, T(dot / divisor));
-    }
-    softmax_row(row, fixed_length<S>{});
-    weights_sink(i, static_cast<const T*>(row));
-    T* oi = &out[i][out_off];
-    for (std::size_t c = 0; c < DV; ++c) oi[c] = T{};
-    for (std::size_t j = 0; j < S; ++j) {
-      const T w = row[j];
-      const T* vj = &v[j][v_off];
-      for (std::size_t c = 0; c < DV; ++c) oi[c] += w * vj[c];
-    }
-  }
+  by_evaluation<has_runtime_kernels<T>>(
+      [&] { attend_runtime<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod, weights_sink); },
+      [&] { attend_plain<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod, weights_sink); });
 }
 
 // The scores alone, (q_i · k_j) / divisor, modified, into s (L x S).
@@ -137,24 +245,22 @@ template <std::size_t DK, class T, std::size_t L, std::size_t S, std::size_t QW,
           class ScoreMod>
 constexpr void scores(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
                       T (&s)[L][S], const T& divisor, const ScoreMod& score_mod) noexcept {
-  if constexpr (has_runtime_kernels<T>) {
-    if (!std::is_constant_evaluated()) {
-      T kt[DK][S];
-      transpose_key_window(k, k_off, kt);
-      gemm<L, S, DK>(q, q_off, kt, 0, s, 0, divide_by<T>{divisor});
-      apply_score_mod(0, s, score_mod);
-      return;
-    }
-  }
-  for (std::size_t i = 0; i < L; ++i) {
-    const T* qi = &q[i][q_off];
-    for (std::size_t j = 0; j < S; ++j) {
-      const T* kj = &k[j][k_off];
-      T dot{};
-      for (std::size_t c = 0; c < DK; ++c) dot += qi[c] * kj[c];
-      s[i][j] = score_mod(i, j, T(dot / divisor));
-    }
-  }
+  by_evaluation<has_runtime_kernels<T>>(
+      [&] {
+        T kt[DK][S];
+        transpose_key_window(k, k_off, kt);
+        gemm<L, S, DK>(q, q_off, kt, 0, s, 0, divide_by<T>{divisor});
+        apply_score_mod(0, s, score_mod);
+      },
+      [&] {
+        T kw[S][DK]{};
+        for (std::size_t j = 0; j < S; ++j) copy_window(kw[j], &k[j][k_off]);
+        for (std::size_t i = 0; i < L; ++i) {
+          T qi[DK]{};
+          copy_window(qi, &q[i][q_off]);
+          for (std::size_t j = 0; j < S; ++j) s[i][j] = score_mod(i, j, T(dot<T>(qi, kw[j]) / divisor));
+        }
+      });
 }
 
 // √n in T, for the default scale of scaled dot-product attention.

@@ -10,6 +10,7 @@
 
 #include <cxmat/kernels/runtime_exp.hpp>
 #include <cxmat/kernels/runtime_simd.hpp>
+#include <cxmat/kernels/softmax_rules.hpp>
 
 namespace cxmat::detail {
 
@@ -32,31 +33,6 @@ template <class T, class Len>
   for (std::size_t j = 0; j < n_full; j += lanes) part = larger(part, load_packet<P>(row + j));
   if (rem != 0) part = larger(part, load_tail<P>(row + n_full, rem, row[0]));
   return fold_packet(part, larger);
-}
-
-// Applies softmax_row's special rules when the maximum is not finite (+inf entries, or every
-// entry -inf or NaN) and says whether it did. With a finite maximum a NaN entry needs no test:
-// it turns its exponential, hence the sum, hence every weight into NaN, which is the NaN rule.
-template <class T>
-[[gnu::always_inline]] inline bool softmax_special(T* row, std::size_t n, T max) noexcept {
-  using limits = std::numeric_limits<T>;
-  constexpr T inf = limits::infinity();
-  if (max != inf && max != -inf) return false;
-  std::size_t n_nan = 0;
-  std::size_t n_pos_inf = 0;
-  for (std::size_t j = 0; j < n; ++j) {
-    n_nan += (row[j] != row[j]) ? 1U : 0U;
-    n_pos_inf += (row[j] == inf) ? 1U : 0U;
-  }
-  if (n_nan != 0) {
-    for (std::size_t j = 0; j < n; ++j) row[j] = limits::quiet_NaN();
-  } else if (n_pos_inf != 0) {
-    const T share = T(1) / static_cast<T>(n_pos_inf);
-    for (std::size_t j = 0; j < n; ++j) row[j] = (row[j] == inf) ? share : T(0);
-  } else {
-    for (std::size_t j = 0; j < n; ++j) row[j] = T(0);  // every entry -inf: fully masked
-  }
-  return true;
 }
 
 // The weight of an entry x before normalisation: exp(x - max), or exactly 0 when x is under the
@@ -120,7 +96,7 @@ template <class T, class Len>
   if (rem != 0) store_tail(row + n_full, rem, load_tail<P>(row + n_full, rem, T(1)) / sum);
 }
 
-// softmax_row's rules (see softmax.hpp) on row[0, n). `zero_bound` is exp_zero_bound<T>():
+// softmax_row's rules (softmax_rules.hpp, the same functions as the plain form) on row[0, n). `zero_bound` is exp_zero_bound<T>():
 // entries more than that far below the maximum get weight exactly 0.
 //
 // Differs from the constant-evaluation path only in rounding: exp_nonpositive instead of
@@ -131,7 +107,9 @@ template <class T, class Len>
 inline void softmax_row_runtime(T* row, Len len, T zero_bound) noexcept {
   const T max = softmax_max(row, len);
   if (softmax_special(row, len, max)) return;
-  softmax_divide(row, len, softmax_exp_sum(row, len, max, zero_bound));
+  const T sum = softmax_exp_sum(row, len, max, zero_bound);
+  if (softmax_nan_sum(row, len, sum)) return;
+  softmax_divide(row, len, sum);
 }
 
 // Rows shorter than this many packets are done a block of rows at a time (softmax_block_runtime):
@@ -180,7 +158,10 @@ inline void softmax_block_runtime(T (*w)[S], T zero_bound) noexcept {
                softmax_weight(load_tail<P>(flat + n_full, rem, T(0)), load_packet<P>(max + n_full),
                               load_packet<P>(cutoff + n_full), lowest));
   }
-  for (std::size_t r = 0; r < M; ++r) softmax_divide(w[r], fixed_length<S>{}, softmax_sum(w[r], fixed_length<S>{}));
+  for (std::size_t r = 0; r < M; ++r) {
+    const T sum = softmax_sum(w[r], fixed_length<S>{});
+    if (!softmax_nan_sum(w[r], S, sum)) softmax_divide(w[r], fixed_length<S>{}, sum);
+  }
 }
 
 // softmax_row_runtime on each of the M rows of w, with the same bits: long rows one by one,
