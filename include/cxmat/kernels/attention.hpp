@@ -191,35 +191,59 @@ inline void attend_runtime(const T (&q)[L][QW], std::size_t q_off, const T (&k)[
   }
 }
 
+// A score: score_mod(i, j, dot / divisor), without a call when there is nothing to modify.
+template <class T, class ScoreMod>
+constexpr T modified_score(const ScoreMod& score_mod, std::size_t i, std::size_t j, T scaled) noexcept {
+  if constexpr (std::is_same_v<ScoreMod, no_score_mod>) {
+    return scaled;
+  } else {
+    return score_mod(i, j, scaled);
+  }
+}
+
 // The plain form of attend (constant evaluation, and types without run-time kernels). The
 // head's key and value windows are copied once into local arrays, each query row's window once
-// per row, so every score is one dot (fold.hpp) and each key's share of the output row one
-// scaled_add; the output row is summed in a local array from +0, over keys in increasing order,
-// skipping keys of weight 0.
+// per row; every score is then one fold expression and so is each key's share of the output row
+// (fold.hpp says why), with no call for the common widths (d_k, d_v <= fold_block). The output
+// row is summed in a local array from +0, over keys in increasing order, skipping keys of
+// weight 0.
 template <std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S, std::size_t QW,
-          std::size_t KW, std::size_t VW, std::size_t OW, class ScoreMod, class WeightsSink>
+          std::size_t KW, std::size_t VW, std::size_t OW, class ScoreMod, class WeightsSink, std::size_t... Cs,
+          std::size_t... Vs>
 constexpr void attend_plain(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
                             const T (&v)[S][VW], std::size_t v_off, T (&out)[L][OW], std::size_t out_off,
-                            const T& divisor, const ScoreMod& score_mod,
-                            const WeightsSink& weights_sink) noexcept {
+                            const T& divisor, const ScoreMod& score_mod, const WeightsSink& weights_sink,
+                            std::index_sequence<Cs...>, std::index_sequence<Vs...>) noexcept {
+  constexpr bool folded = DK <= fold_block && DV <= fold_block;
   T kw[S][DK]{};
   T vw[S][DV]{};
   for (std::size_t j = 0; j < S; ++j) {
-    copy_window(kw[j], &k[j][k_off]);
-    copy_window(vw[j], &v[j][v_off]);
+    if constexpr (folded) {
+      ((kw[j][Cs] = k[j][k_off + Cs]), ...), ((vw[j][Vs] = v[j][v_off + Vs]), ...);
+    } else {
+      copy_window(kw[j], &k[j][k_off]), copy_window(vw[j], &v[j][v_off]);
+    }
   }
   for (std::size_t i = 0; i < L; ++i) {
     T qi[DK]{};
-    copy_window(qi, &q[i][q_off]);
     T row[S]{};
-    for (std::size_t j = 0; j < S; ++j) row[j] = score_mod(i, j, T(dot<T>(qi, kw[j]) / divisor));
+    T oi[DV]{};
+    if constexpr (folded) {
+      ((qi[Cs] = q[i][q_off + Cs]), ...);
+      for (std::size_t j = 0; j < S; ++j) row[j] = modified_score(score_mod, i, j, T((T{} + ... + (qi[Cs] * kw[j][Cs])) / divisor));
+    } else {
+      copy_window(qi, &q[i][q_off]);
+      for (std::size_t j = 0; j < S; ++j) row[j] = modified_score(score_mod, i, j, T(dot<T>(qi, kw[j]) / divisor));
+    }
     softmax_row(row, fixed_length<S>{});
     weights_sink(i, static_cast<const T*>(row));
-    T oi[DV]{};
-    for (std::size_t j = 0; j < S; ++j) {
-      if (row[j] != T(0)) scaled_add(oi, row[j], vw[j]);
+    if constexpr (folded) {
+      for (std::size_t j = 0; j < S; ++j) row[j] != T(0) ? (((oi[Vs] = oi[Vs] + row[j] * vw[j][Vs]), ...), 0) : 0;
+      ((out[i][out_off + Vs] = oi[Vs]), ...);
+    } else {
+      for (std::size_t j = 0; j < S; ++j) row[j] != T(0) ? (scaled_add(oi, row[j], vw[j]), 0) : 0;
+      copy_window_to(&out[i][out_off], oi);
     }
-    copy_window_to(&out[i][out_off], oi);
   }
 }
 
@@ -237,7 +261,38 @@ constexpr void attend(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW
                       const WeightsSink& weights_sink) noexcept {
   by_evaluation<has_runtime_kernels<T>>(
       [&] { attend_runtime<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod, weights_sink); },
-      [&] { attend_plain<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod, weights_sink); });
+      [&] {
+        attend_plain<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod, weights_sink,
+                             std::make_index_sequence<DK <= fold_block ? DK : 0>{},
+                             std::make_index_sequence<DV <= fold_block ? DV : 0>{});
+      });
+}
+
+// The plain form of scores: attend_plain's scores.
+template <std::size_t DK, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW, class ScoreMod,
+          std::size_t... Cs>
+constexpr void scores_plain(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
+                            T (&s)[L][S], const T& divisor, const ScoreMod& score_mod,
+                            std::index_sequence<Cs...>) noexcept {
+  constexpr bool folded = DK <= fold_block;
+  T kw[S][DK]{};
+  for (std::size_t j = 0; j < S; ++j) {
+    if constexpr (folded) {
+      ((kw[j][Cs] = k[j][k_off + Cs]), ...);
+    } else {
+      copy_window(kw[j], &k[j][k_off]);
+    }
+  }
+  for (std::size_t i = 0; i < L; ++i) {
+    T qi[DK]{};
+    if constexpr (folded) {
+      ((qi[Cs] = q[i][q_off + Cs]), ...);
+      for (std::size_t j = 0; j < S; ++j) s[i][j] = modified_score(score_mod, i, j, T((T{} + ... + (qi[Cs] * kw[j][Cs])) / divisor));
+    } else {
+      copy_window(qi, &q[i][q_off]);
+      for (std::size_t j = 0; j < S; ++j) s[i][j] = modified_score(score_mod, i, j, T(dot<T>(qi, kw[j]) / divisor));
+    }
+  }
 }
 
 // The scores alone, (q_i · k_j) / divisor, modified, into s (L x S).
@@ -252,15 +307,7 @@ constexpr void scores(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW
         gemm<L, S, DK>(q, q_off, kt, 0, s, 0, divide_by<T>{divisor});
         apply_score_mod(0, s, score_mod);
       },
-      [&] {
-        T kw[S][DK]{};
-        for (std::size_t j = 0; j < S; ++j) copy_window(kw[j], &k[j][k_off]);
-        for (std::size_t i = 0; i < L; ++i) {
-          T qi[DK]{};
-          copy_window(qi, &q[i][q_off]);
-          for (std::size_t j = 0; j < S; ++j) s[i][j] = score_mod(i, j, T(dot<T>(qi, kw[j]) / divisor));
-        }
-      });
+      [&] { scores_plain<DK>(q, q_off, k, k_off, s, divisor, score_mod, std::make_index_sequence<DK <= fold_block ? DK : 0>{}); });
 }
 
 // √n in T, for the default scale of scaled dot-product attention.

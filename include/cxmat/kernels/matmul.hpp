@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
+#include <utility>
 
 #include <cxmat/kernels/accumulator.hpp>
 #include <cxmat/kernels/fold.hpp>
@@ -13,20 +15,37 @@
 
 namespace cxmat::detail {
 
-// The plain form, for constant evaluation and for every type without run-time kernels: row i
-// of a and column j of b are copied into local arrays (bt holds b transposed, filled once) and
-// each element is one dot product, summed in accumulator_t<T> from +0 over k in increasing order.
-template <class T, std::size_t R, std::size_t K, std::size_t C>
-constexpr void matmul_plain(const T (&a)[R][K], const T (&b)[K][C], accumulator_t<T> (&out)[R][C]) noexcept {
+// The plain form, for constant evaluation and for every type without run-time kernels: b is
+// copied transposed into a local array once and row i of a once per row, so each element is one
+// dot product (fold.hpp says why), summed in accumulator_t<T> from +0 over k in increasing
+// order; for K <= fold_block the fold is written here, without a call.
+template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t... Ks>
+constexpr void matmul_plain(const T (&a)[R][K], const T (&b)[K][C], accumulator_t<T> (&out)[R][C],
+                            std::index_sequence<Ks...>) noexcept {
   using Acc = accumulator_t<T>;
   T bt[C][K]{};
-  for (std::size_t k = 0; k < K; ++k) {
-    for (std::size_t j = 0; j < C; ++j) bt[j][k] = b[k][j];
+  for (std::size_t j = 0; j < C; ++j) {
+    if constexpr (K <= fold_block) {
+      ((bt[j][Ks] = b[Ks][j]), ...);
+    } else {
+      for (std::size_t k = 0; k < K; ++k) bt[j][k] = b[k][j];
+    }
   }
   for (std::size_t i = 0; i < R; ++i) {
     T ai[K]{};
-    copy_window(ai, a[i]);
-    for (std::size_t j = 0; j < C; ++j) out[i][j] = dot<Acc>(ai, bt[j]);
+    if constexpr (K <= fold_block) {
+      ((ai[Ks] = a[i][Ks]), ...);
+      if constexpr (std::is_same_v<Acc, T>) {
+        for (std::size_t j = 0; j < C; ++j) out[i][j] = (Acc{} + ... + (ai[Ks] * bt[j][Ks]));
+      } else {
+        for (std::size_t j = 0; j < C; ++j) {
+          out[i][j] = (Acc{} + ... + (static_cast<Acc>(ai[Ks]) * static_cast<Acc>(bt[j][Ks])));
+        }
+      }
+    } else {
+      copy_window(ai, a[i]);
+      for (std::size_t j = 0; j < C; ++j) out[i][j] = dot<Acc>(ai, bt[j]);
+    }
   }
 }
 
@@ -36,7 +55,7 @@ constexpr void matmul_plain(const T (&a)[R][K], const T (&b)[K][C], accumulator_
 template <class T, std::size_t R, std::size_t K, std::size_t C>
 constexpr void matmul_kernel(const T (&a)[R][K], const T (&b)[K][C], accumulator_t<T> (&out)[R][C]) noexcept {
   by_evaluation<has_runtime_kernels<T>>([&] { gemm<R, C, K>(a, 0, b, 0, out, 0); },
-                                        [&] { matmul_plain(a, b, out); });
+                                        [&] { matmul_plain(a, b, out, std::make_index_sequence<K <= fold_block ? K : 0>{}); });
 }
 
 }  // namespace cxmat::detail
