@@ -22,7 +22,8 @@ inline constexpr std::size_t fold_block = 64;
 
 // acc + x[Off] * y[Off] + x[Off + 1] * y[Off + 1] + ..., left to right, in Acc.
 template <class Acc, std::size_t Off, class T, std::size_t N, std::size_t... Is>
-constexpr Acc dot_terms(Acc acc, const T (&x)[N], const T (&y)[N], std::index_sequence<Is...>) noexcept {
+constexpr Acc dot_terms(Acc acc, [[maybe_unused]] const T (&x)[N], [[maybe_unused]] const T (&y)[N],
+                        std::index_sequence<Is...>) noexcept {
   if constexpr (std::is_same_v<Acc, T>) {
     return (acc + ... + (x[Off + Is] * y[Off + Is]));
   } else {
@@ -50,7 +51,8 @@ constexpr Acc dot(const T (&x)[N], const T (&y)[N]) noexcept {
 
 // acc[Off + i] = acc[Off + i] + w * y[Off + i] for each i of the block, one expression.
 template <std::size_t Off, class T, std::size_t N, std::size_t... Is>
-constexpr void scaled_add_terms(T (&acc)[N], T w, const T (&y)[N], std::index_sequence<Is...>) noexcept {
+constexpr void scaled_add_terms([[maybe_unused]] T (&acc)[N], [[maybe_unused]] T w, [[maybe_unused]] const T (&y)[N],
+                                std::index_sequence<Is...>) noexcept {
   ((acc[Off + Is] = acc[Off + Is] + w * y[Off + Is]), ...);
 }
 
@@ -72,7 +74,7 @@ constexpr void scaled_add(T (&acc)[N], T w, const T (&y)[N]) noexcept {
 
 // to[i] = from[Off + i] for i < N: a window of a row copied into a local array, one expression.
 template <std::size_t Off, class T, std::size_t N, std::size_t... Is>
-constexpr void copy_terms(T (&to)[N], const T* from, std::index_sequence<Is...>) noexcept {
+constexpr void copy_terms([[maybe_unused]] T (&to)[N], [[maybe_unused]] const T* from, std::index_sequence<Is...>) noexcept {
   ((to[Off + Is] = from[Off + Is]), ...);
 }
 
@@ -94,7 +96,7 @@ constexpr void copy_window(T (&to)[N], const T* from) noexcept {
 
 // to[0, N) = from: a local row copied back to its window.
 template <std::size_t Off, class T, std::size_t N, std::size_t... Is>
-constexpr void copy_back_terms(T* to, const T (&from)[N], std::index_sequence<Is...>) noexcept {
+constexpr void copy_back_terms([[maybe_unused]] T* to, [[maybe_unused]] const T (&from)[N], std::index_sequence<Is...>) noexcept {
   ((to[Off + Is] = from[Off + Is]), ...);
 }
 

@@ -54,7 +54,10 @@ constexpr void matmul_plain(const T (&a)[R][K], const T (&b)[K][C], accumulator_
 // multiply-add (FMA targets).
 template <class T, std::size_t R, std::size_t K, std::size_t C>
 constexpr void matmul_kernel(const T (&a)[R][K], const T (&b)[K][C], accumulator_t<T> (&out)[R][C]) noexcept {
-  by_evaluation<has_runtime_kernels<T>>([&] { gemm<R, C, K>(a, 0, b, 0, out, 0); },
+  by_evaluation<has_runtime_kernels<T>>(
+      [&](auto...) {
+        if constexpr (has_runtime_kernels<T>) gemm<R, C, K>(a, 0, b, 0, out, 0);  // T is float or double
+      },
                                         [&] { matmul_plain(a, b, out, std::make_index_sequence<K <= fold_block ? K : 0>{}); });
 }
 

@@ -45,21 +45,48 @@ template <class P>
   return select_lt(x, cutoff, splat<P>(0), e);
 }
 
-// The sum of row[0, n) as the row kernel forms it: entry j into partial sum j % lanes (whole
-// packets, then the tail packet padded with +0), then fold_packet's fixed tree. Appending zeros
-// (masked entries) therefore leaves the sum unchanged to the bit, so key padding equals removing
-// the padded keys, as on the constant path.
+// The sum of the entries (weights before normalisation, all >= 0 or NaN) of row[0, n) as both
+// row kernels form it: the entries that are not 0 taken in order, the m-th of them into partial
+// sum m % lanes, then fold_packet's fixed tree. Zeros (masked keys, and keys too far below the
+// maximum) are skipped, not added, so the lanes the other entries land in do not depend on where
+// the zeros are: a row with masked keys anywhere has the same sum, to the bit, as the row with
+// those keys removed. A row without zeros (the common case) needs no compaction: entry j is then
+// the j-th non-zero entry, and whole packets are added as they are.
 template <class T, class Len>
 [[gnu::always_inline]] inline T softmax_sum(const T* row, Len len) noexcept {
   using P = softmax_packet<T>;
   constexpr std::size_t lanes = packet_traits<P>::lanes;
+  const auto add = [](const auto& a, const auto& b) { return a + b; };
+  const auto smaller = [](const auto& a, const auto& b) { return select_lt(a, b, a, b); };
   const std::size_t n = len;
   const auto rem = tail_length<lanes>(len);
   const std::size_t n_full = n - rem;
   P part = splat<P>(T(0));
-  for (std::size_t j = 0; j < n_full; j += lanes) part += load_packet<P>(row + j);
-  if (rem != 0) part += load_tail<P>(row + n_full, rem, T(0));
-  return fold_packet(part, [](const auto& a, const auto& b) { return a + b; });
+  P least = splat<P>(T(1));
+  for (std::size_t j = 0; j < n_full; j += lanes) {
+    const P x = load_packet<P>(row + j);
+    part += x;
+    least = smaller(x, least);
+  }
+  if (rem != 0) {
+    part += load_tail<P>(row + n_full, rem, T(0));
+    least = smaller(load_tail<P>(row + n_full, rem, T(1)), least);
+  }
+  if (lanes == 1 || fold_packet(least, smaller) != T(0)) return fold_packet(part, add);
+  // Some entry is 0: the same sum over the non-zero entries, compacted through a packet buffer.
+  T buffer[lanes];
+  std::size_t m = 0;
+  part = splat<P>(T(0));
+  for (std::size_t j = 0; j < n; ++j) {
+    buffer[m] = row[j];
+    m += row[j] != T(0) ? 1U : 0U;
+    if (m == lanes) {
+      part += load_packet<P>(buffer);
+      m = 0;
+    }
+  }
+  for (std::size_t l = m; l < lanes; ++l) buffer[l] = T(0);
+  return fold_packet(part + load_packet<P>(buffer), add);
 }
 
 // Replaces row[0, n) by its weights before normalisation and returns their sum (softmax_sum,
