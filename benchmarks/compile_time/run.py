@@ -219,6 +219,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3, help="runs per point; medians are reported")
     ap.add_argument("--piece-size", type=int, default=32)
     ap.add_argument("--no-pieces", action="store_true")
+    ap.add_argument("--no-paths", action="store_true", help="skip the other attention forms (path.cpp)")
     ap.add_argument("--no-bisect", action="store_true")
     ap.add_argument("--bisect-compilers", default="clang++-19,g++",
                     help="compilers whose step/op counts are bisected (default: %(default)s)")
@@ -282,7 +283,8 @@ def main():
 
     if not args.no_pieces:
         n = args.piece_size
-        for cxx, fam, _ in compilers:
+        # The pieces exist for their bisected counts; a quick look (--no-bisect) skips them.
+        for cxx, fam, _ in compilers if bisect_set else []:
             results["piece_baseline"][cxx] = bench.measure(cxx, "intermediates_only.cpp", n)
             for src, _, _ in PIECES:
                 results["pieces"][f"{cxx}/{src}"] = bench.measure(cxx, src, n)
@@ -291,6 +293,8 @@ def main():
             for src in [p[0] for p in PIECES] + ["inputs_only.cpp", "intermediates_only.cpp"]:
                 results["piece_counts"][f"{cxx}/{src}"] = bench.bisect(cxx, fam, src, n)
                 log(f"{cxx} n={n}: {src} needs {results['piece_counts'][f'{cxx}/{src}']}")
+    if not args.no_paths:
+        n = args.piece_size
         for cxx, fam, _ in compilers:
             for i, _ in enumerate(PATHS):
                 r = bench.measure(cxx, "path.cpp", n, [f"-DCXMAT_BENCH_PATH={i}"])

@@ -90,22 +90,42 @@ struct values_all_finite {
   void operator()(std::size_t /*i0*/, const T (&/*w*/)[M][S]) const noexcept {}
 };
 
+// Whether some entry of row[0, N) is inf or NaN (its exponent bits all ones): packets of bits
+// OR-ed together, so the check costs about one instruction per packet.
+template <std::size_t N, class T>
+[[gnu::always_inline]] inline bool row_nonfinite(const T* row) noexcept {
+  using P = softmax_packet<T>;
+  using B = typename packet_traits<P>::bits;
+  using U = typename packet_traits<B>::element;
+  constexpr std::size_t lanes = packet_traits<P>::lanes;
+  constexpr U exponent = sizeof(T) == 4 ? U(0x7f800000U) : U(0x7ff0000000000000ULL);
+  constexpr std::size_t n_full = N - N % lanes;
+  const B e = splat<B>(exponent);
+  B any = splat<B>(U(0));
+  const auto mark = [&e](const B& bits) {
+    if constexpr (std::is_arithmetic_v<B>) {
+      return (bits & e) == e ? ~U(0) : U(0);
+    } else {
+      return __builtin_bit_cast(B, (bits & e) == e);
+    }
+  };
+  for (std::size_t c = 0; c < n_full; c += lanes) any |= mark(__builtin_bit_cast(B, load_packet<P>(row + c)));
+  if constexpr (n_full < N) any |= mark(__builtin_bit_cast(B, load_tail<P>(row + n_full, fixed_length<N % lanes>{}, T(0))));
+  return fold_packet(any, [](const auto& x, const auto& y) { return x | y; }) != U(0);
+}
+
 // Whether every entry of columns [v_off, v_off + DV) of v is finite.
 template <std::size_t DV, class T, std::size_t S, std::size_t VW>
 inline bool window_finite(const T (&v)[S][VW], std::size_t v_off) noexcept {
-  T probe = T(0);
-  for (std::size_t j = 0; j < S; ++j) {
-    for (std::size_t c = 0; c < DV; ++c) probe = probe + T(0) * v[j][v_off + c];  // NaN iff some entry is not finite
-  }
-  return probe == probe;
+  bool nonfinite = false;
+  for (std::size_t j = 0; j < S; ++j) nonfinite = nonfinite || row_nonfinite<DV>(&v[j][v_off]);
+  return !nonfinite;
 }
 
 // Whether row j of the window has an entry that is not finite.
 template <std::size_t DV, class T, std::size_t S, std::size_t VW>
 inline bool value_row_nonfinite(const T (&v)[S][VW], std::size_t v_off, std::size_t j) noexcept {
-  T probe = T(0);
-  for (std::size_t c = 0; c < DV; ++c) probe = probe + T(0) * v[j][v_off + c];
-  return probe != probe;
+  return row_nonfinite<DV>(&v[j][v_off]);
 }
 
 // The keys whose value rows hold inf or NaN, taken out of the blocked weighted sum (their rows
