@@ -50,8 +50,9 @@ template <class P>
 // sum m % lanes, then fold_packet's fixed tree. Zeros (masked keys, and keys too far below the
 // maximum) are skipped, not added, so the lanes the other entries land in do not depend on where
 // the zeros are: a row with masked keys anywhere has the same sum, to the bit, as the row with
-// those keys removed. A row without zeros (the common case) needs no compaction: entry j is then
-// the j-th non-zero entry, and whole packets are added as they are.
+// those keys removed. A row without zeros, or with zeros only at its end (causal masks, key
+// padding), needs no compaction: its j-th entry is its j-th non-zero entry or a zero that adds
+// nothing, and whole packets are added as they are.
 template <class T, class Len>
 [[gnu::always_inline]] inline T softmax_sum(const T* row, Len len) noexcept {
   using P = softmax_packet<T>;
@@ -73,7 +74,15 @@ template <class T, class Len>
     least = smaller(load_tail<P>(row + n_full, rem, T(1)), least);
   }
   if (lanes == 1 || fold_packet(least, smaller) != T(0)) return fold_packet(part, add);
-  // Some entry is 0: the same sum over the non-zero entries, compacted through a packet buffer.
+  // Zeros only after the last non-zero entry (causal masks, key padding) leave every non-zero
+  // entry in its lane: the sum above is already the compacted one.
+  std::size_t first_zero = 0;
+  while (row[first_zero] != T(0)) ++first_zero;
+  std::size_t after = first_zero;
+  while (after < n && row[after] == T(0)) ++after;
+  if (after == n) return fold_packet(part, add);
+  // A zero before a non-zero entry: the sum over the non-zero entries, compacted in order
+  // through a packet buffer.
   T buffer[lanes];
   std::size_t m = 0;
   part = splat<P>(T(0));

@@ -23,11 +23,13 @@ constexpr T exp_zero_bound() noexcept {
 //   all -inf (masked) -> every weight is 0: a fully masked row attends to nothing.
 // With a finite maximum a NaN entry needs no test here: its exponential, hence the sum, is NaN,
 // and softmax_nan_sum applies the NaN rule then.
+// `has_nan`: the caller already knows the row holds a NaN (the plain form must: in a constant
+// expression an operation that produces NaN is not constant, so it cannot wait for the sum).
 template <class T>
-constexpr bool softmax_special(T* row, std::size_t n, T max) noexcept {
+constexpr bool softmax_special(T* row, std::size_t n, T max, bool has_nan = false) noexcept {
   using limits = std::numeric_limits<T>;
   constexpr T inf = limits::infinity();
-  if (max != inf && max != -inf) return false;
+  if (!has_nan && max != inf && max != -inf) return false;
   std::size_t n_nan = 0;
   std::size_t n_pos_inf = 0;
   for (std::size_t j = 0; j < n; ++j) n_nan += (row[j] != row[j]) ? 1U : 0U, n_pos_inf += (row[j] == inf) ? 1U : 0U;
