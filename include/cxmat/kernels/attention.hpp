@@ -280,7 +280,11 @@ constexpr void attend(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW
                       const T& divisor, const ScoreMod& score_mod,
                       const WeightsSink& weights_sink) noexcept {
   by_evaluation<has_runtime_kernels<T>>(
-      [&](auto...) { attend_runtime<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod, weights_sink); },
+      [&](auto...) {
+        if constexpr (has_runtime_kernels<T>) {
+          attend_runtime<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod, weights_sink);
+        }
+      },
       [&] {
         attend_plain<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod, weights_sink,
                              std::make_index_sequence<DK <= fold_block ? DK : 0>{},
@@ -322,10 +326,12 @@ constexpr void scores(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW
                       T (&s)[L][S], const T& divisor, const ScoreMod& score_mod) noexcept {
   by_evaluation<has_runtime_kernels<T>>(
       [&](auto...) {
-        T kt[DK][S];
-        transpose_key_window(k, k_off, kt);
-        gemm<L, S, DK>(q, q_off, kt, 0, s, 0, divide_by<T>{divisor});
-        apply_score_mod(0, s, score_mod);
+        if constexpr (has_runtime_kernels<T>) {
+          T kt[DK][S];
+          transpose_key_window(k, k_off, kt);
+          gemm<L, S, DK>(q, q_off, kt, 0, s, 0, divide_by<T>{divisor});
+          apply_score_mod(0, s, score_mod);
+        }
       },
       [&] { scores_plain<DK>(q, q_off, k, k_off, s, divisor, score_mod, std::make_index_sequence<DK <= fold_block ? DK : 0>{}); });
 }

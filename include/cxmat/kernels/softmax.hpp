@@ -51,7 +51,10 @@ constexpr void softmax_row_plain(T* row, std::size_t n) noexcept {
 // `len` is the row's length: a std::size_t, or fixed_length<N> (faster at run time).
 template <class T, class Len>
 constexpr void softmax_row(T* row, Len len) noexcept {
-  by_evaluation<has_runtime_softmax<T>>([&](auto...) { softmax_row_runtime(row, len, exp_zero_bound<T>()); },
+  by_evaluation<has_runtime_softmax<T>>(
+      [&](auto...) {
+        if constexpr (has_runtime_softmax<T>) softmax_row_runtime(row, len, exp_zero_bound<T>());
+      },
                                         [&] { softmax_row_plain(row, static_cast<std::size_t>(len)); });
 }
 
@@ -59,7 +62,10 @@ constexpr void softmax_row(T* row, Len len) noexcept {
 // row by row).
 template <class T, std::size_t R, std::size_t C>
 constexpr void softmax_rows_kernel(T (&w)[R][C]) noexcept {
-  by_evaluation<has_runtime_softmax<T>>([&](auto...) { softmax_rows_runtime(w, exp_zero_bound<T>()); },
+  by_evaluation<has_runtime_softmax<T>>(
+      [&](auto...) {
+        if constexpr (has_runtime_softmax<T>) softmax_rows_runtime(w, exp_zero_bound<T>());
+      },
                                         [&] {
                                           for (std::size_t i = 0; i < R; ++i) softmax_row_plain(w[i], C);
                                         });

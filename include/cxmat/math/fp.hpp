@@ -53,9 +53,10 @@ constexpr bool in_constant_evaluation() noexcept { return std::is_constant_evalu
 // run-time form than the constant-evaluation one (the run-time kernels, the hardware square
 // root) goes through here: by_evaluation<HasRunTimeForm>(run_time, constant) calls run_time()
 // outside constant evaluation when HasRunTimeForm, else constant(). Both callables return the
-// same type. Write run_time as a generic lambda, `[&](auto...) { ... }`: its body is then
-// instantiated only where HasRunTimeForm is true, so it may use what exists only for the types
-// that have a run-time form.
+// same type. Write run_time as a generic lambda, `[&](auto...) { ... }`, whose body is
+// instantiated only where HasRunTimeForm is true, and guard what exists only for the types that
+// have a run-time form with `if constexpr` as well: calls that do not depend on the lambda's own
+// parameters are still checked where the lambda is written.
 template <bool HasRunTimeForm, class RunTime, class Constant>
 constexpr decltype(auto) by_evaluation(const RunTime& run_time, const Constant& constant) noexcept {
   if constexpr (HasRunTimeForm) {
