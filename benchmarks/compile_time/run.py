@@ -43,6 +43,18 @@ PIECES = [
     ("piece_exp.cpp", "H·n·n calls of cxmat::exp (the layer's exp calls)", lambda h: 1),
 ]
 
+# Other attention forms (path.cpp, CXMAT_BENCH_PATH = index), each a whole layer's worth of
+# attention at the piece size: a form whose constant path misses the cheap kernels is an outlier.
+PATHS = [
+    "layer with mask(allowed)",
+    "layer, causal",
+    "layer with bias(B)",
+    "per-head form (Hana tuple of H heads), then W_o",
+    "grouped-query cross-attention, H query heads on H/2 key/value heads, W_o",
+    "batched layer, one item",
+    "layer with its weights (multi_head_attention_with_weights)",
+]
+
 
 def family(cxx):
     out = subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout
@@ -120,7 +132,7 @@ class Bench:
             r["limit"] = "flaky (some runs failed)"
         return r
 
-    def bisect(self, cxx, fam, src, n):
+    def bisect(self, cxx, fam, src, n, extra=()):
         """Smallest limit (within --bisect-precision) at which the whole TU compiles, or None.
         Every other constant expression of a TU (its inputs) is much cheaper than `y`, so this
         is y's cost; run.py reports the inputs' own figure beside it to show that."""
@@ -128,7 +140,7 @@ class Bench:
         self.last_pass = None
 
         def holds(limit):
-            ok, s, mb, err = self.compile_once(cxx, src, n, [f"{flag}={limit}"])
+            ok, s, mb, err = self.compile_once(cxx, src, n, [*extra, f"{flag}={limit}"])
             if ok:
                 self.last_pass = (s, mb)
             if err == "timeout":
@@ -207,6 +219,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3, help="runs per point; medians are reported")
     ap.add_argument("--piece-size", type=int, default=32)
     ap.add_argument("--no-pieces", action="store_true")
+    ap.add_argument("--no-paths", action="store_true", help="skip the other attention forms (path.cpp)")
     ap.add_argument("--no-bisect", action="store_true")
     ap.add_argument("--bisect-compilers", default="clang++-19,g++",
                     help="compilers whose step/op counts are bisected (default: %(default)s)")
@@ -243,7 +256,7 @@ def main():
     if not ok:
         sys.exit(f"layer.cpp does not compile at n = 8 with {compilers[0][0]}:\n{err}")
     results = {"layer": {}, "baseline": {}, "raised": {}, "pieces": {}, "piece_baseline": {}, "counts": {},
-               "piece_counts": {}, "traces": {}}
+               "piece_counts": {}, "traces": {}, "paths": {}, "path_counts": {}}
     started = time.time()
 
     def log(msg):
@@ -270,7 +283,8 @@ def main():
 
     if not args.no_pieces:
         n = args.piece_size
-        for cxx, fam, _ in compilers:
+        # The pieces exist for their bisected counts; a quick look (--no-bisect) skips them.
+        for cxx, fam, _ in compilers if bisect_set else []:
             results["piece_baseline"][cxx] = bench.measure(cxx, "intermediates_only.cpp", n)
             for src, _, _ in PIECES:
                 results["pieces"][f"{cxx}/{src}"] = bench.measure(cxx, src, n)
@@ -279,6 +293,18 @@ def main():
             for src in [p[0] for p in PIECES] + ["inputs_only.cpp", "intermediates_only.cpp"]:
                 results["piece_counts"][f"{cxx}/{src}"] = bench.bisect(cxx, fam, src, n)
                 log(f"{cxx} n={n}: {src} needs {results['piece_counts'][f'{cxx}/{src}']}")
+    if not args.no_paths:
+        n = args.piece_size
+        for cxx, fam, _ in compilers:
+            for i, _ in enumerate(PATHS):
+                r = bench.measure(cxx, "path.cpp", n, [f"-DCXMAT_BENCH_PATH={i}"])
+                results["paths"][f"{cxx}/{i}"] = r
+                log(f"{cxx} n={n}: path {i} {'holds' if r['ok'] else 'FAILS'} {r['seconds']:.2f} s")
+        for cxx, fam, _ in bisect_set:
+            for i, _ in enumerate(PATHS):
+                results["path_counts"][f"{cxx}/{i}"] = bench.bisect(cxx, fam, "path.cpp", n,
+                                                                    [f"-DCXMAT_BENCH_PATH={i}"])
+                log(f"{cxx} n={n}: path {i} needs {results['path_counts'][f'{cxx}/{i}']}")
 
     if args.time_trace:
         for cxx, fam, _ in compilers:
@@ -402,6 +428,31 @@ def write_report(args, compilers, sizes, results, math_kind, tree, elapsed):
                      f"{(sm - ex) / calls:.1f} per softmax entry besides exp; "
                      f"{ex / calls:.1f} per exp call (loop included), so the default budget of "
                      f"{budget} allows about {budget * calls // ex} exp calls.\n")
+
+    if results["paths"]:
+        n = args.piece_size
+        L.append(f"## Every attention form at n = d = {n}, H = {H}\n")
+        L.append("Each row is `path.cpp` with one form (see the file); all evaluate a layer's worth of "
+                 "attention, so their needs should be close to the plain layer's. 'needs' as above.\n")
+        bis = [c for c in compilers if any(k.startswith(c[0] + "/") for k in results["path_counts"])]
+        L.append("| form |" + "".join(f" {c[0]} needs |" for c in bis) + "".join(f" {c[0]} s |" for c in compilers))
+        L.append("|---|" + "---:|" * (len(bis) + len(compilers)))
+        row = "| plain layer (layer.cpp) |"
+        for cxx, fam, _ in bis:
+            row += f" {fmt_count(results['counts'].get(f'{cxx}/{n}'))} |"
+        for cxx, _, _ in compilers:
+            r = results["layer"].get(f"{cxx}/{n}")
+            row += f" {fmt_s(r['seconds'])} |" if r else " — |"
+        L.append(row)
+        for i, what in enumerate(PATHS):
+            row = f"| {what} |"
+            for cxx, fam, _ in bis:
+                row += f" {fmt_count(results['path_counts'].get(f'{cxx}/{i}'))} |"
+            for cxx, _, _ in compilers:
+                r = results["paths"].get(f"{cxx}/{i}")
+                row += f" {fmt_s(r['seconds'])} |" if r and r["ok"] else " fails |"
+            L.append(row)
+        L.append("")
 
     if results["traces"]:
         L.append("## Clang -ftime-trace\n")

@@ -103,7 +103,7 @@ constexpr batch<T, B, C, R> transpose(const batch<T, B, R, C>& x) noexcept {
 /// of inputs X and one projection Wq.
 template <class T, extent B, extent R, extent K1, extent K2, extent C>
   requires rules_hold<rules_of::matmul<T, K1, K2>>
-constexpr batch<T, B, R, C> matmul(const batch<T, B, R, K1>& x, const matrix<T, K2, C>& w) noexcept {
+constexpr auto matmul(const batch<T, B, R, K1>& x, const matrix<T, K2, C>& w) noexcept {
   return detail::map_items<B>([&x, &w](std::size_t b) { return matmul(x.items[b], w); });
 }
 
@@ -121,7 +121,7 @@ using batch_matmul = detail::join_t<detail::rule_list<rule::batch_sizes<B1, B2>>
 /// Q·Kᵀ of every sequence. The two B must agree.
 template <class T, extent B1, extent R, extent K1, extent B2, extent K2, extent C>
   requires rules_hold<rules_of::batch_matmul<T, B1, K1, B2, K2>>
-constexpr batch<T, common_extent_v<B1, B2>, R, C> matmul(const batch<T, B1, R, K1>& a,
+constexpr auto matmul(const batch<T, B1, R, K1>& a,
                                                          const batch<T, B2, K2, C>& b) noexcept {
   return detail::map_items<common_extent_v<B1, B2>>([&a, &b](std::size_t i) { return matmul(a.items[i], b.items[i]); });
 }
@@ -134,7 +134,7 @@ decltype(detail::first_failure<rules_of::batch_matmul<T, B1, K1, B2, K2>>::error
 /// x * w is matmul(x, w) for a batch x and a matrix w.
 template <class T, extent B, extent R, extent K1, extent K2, extent C>
   requires rules_hold<rules_of::matmul<T, K1, K2>>
-constexpr batch<T, B, R, C> operator*(const batch<T, B, R, K1>& x, const matrix<T, K2, C>& w) noexcept {
+constexpr auto operator*(const batch<T, B, R, K1>& x, const matrix<T, K2, C>& w) noexcept {
   return matmul(x, w);
 }
 
@@ -146,7 +146,7 @@ decltype(detail::first_failure<rules_of::matmul<T, K1, K2>>::error()) operator*(
 /// a * b is matmul(a, b) for two batches.
 template <class T, extent B1, extent R, extent K1, extent B2, extent K2, extent C>
   requires rules_hold<rules_of::batch_matmul<T, B1, K1, B2, K2>>
-constexpr batch<T, common_extent_v<B1, B2>, R, C> operator*(const batch<T, B1, R, K1>& a,
+constexpr auto operator*(const batch<T, B1, R, K1>& a,
                                                             const batch<T, B2, K2, C>& b) noexcept {
   return matmul(a, b);
 }

@@ -9,6 +9,8 @@
 #include <type_traits>
 #include <utility>
 
+#include <cxmat/math/fp.hpp>
+
 /// 1 (default): at run time, float and double use the kernels of detail/runtime_*.hpp (blocked
 /// products, packet softmax with its own exp), which agree with constant evaluation within the
 /// tolerances in docs/performance.md. 0: run time executes exactly the loops that constant
@@ -249,26 +251,14 @@ template <class P, class T, class Rem>
   }
 }
 
-// Whether a multiply-add is fused must not be left to the compiler. GCC (-ffp-contract=fast, its
-// default in GNU modes) fuses a * b + c only where its optimisers still see that pattern after
-// inlining, so the same expression can round once in one caller and twice in another: the
-// blocked product's packet accumulation did exactly that on an AVX2 + FMA machine, and the
-// weights of a head then differed in the last bits between two forms of one attention. Every
-// multiply-add of the run-time kernels therefore goes through multiply_add, which on FMA targets
-// fuses explicitly (an FMA intrinsic for x86 packets, __builtin_fma for GCC's scalars; Clang
-// contracts within an expression only, which is the same everywhere) and elsewhere computes
-// a * b + c.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__FP_FAST_FMAF)
-inline constexpr bool explicit_fma_float = true;
-#else
-inline constexpr bool explicit_fma_float = false;
-#endif
-#if defined(__GNUC__) && !defined(__clang__) && defined(__FP_FAST_FMA)
-inline constexpr bool explicit_fma_double = true;
-#else
-inline constexpr bool explicit_fma_double = false;
-#endif
-
+// Whether a multiply-add is fused must not be left to the compiler: GCC fuses a * b + c only
+// where its optimisers still see the pattern after inlining, so the same expression can round
+// once in one caller and twice in another (the blocked product's packet accumulation did exactly
+// that on an AVX2 + FMA machine, and the weights of a head then differed in the last bits between
+// two forms of one attention). Every multiply-add of the run-time kernels therefore goes through
+// multiply_add, which follows the one fusion policy of cxmat/math/fp.hpp: scalars through
+// multiply_add_scalar, x86 packets fused by an FMA intrinsic on FMA targets (where GCC's scalars
+// are fused too), otherwise a * b + c.
 #if CXMAT_DETAIL_X86_FMA
 // Whether the target has an FMA instruction for packets of P's width (16 and 32 bytes with FMA,
 // 64 with AVX-512), and that instruction.
@@ -316,14 +306,7 @@ inline P x86_fma(const P& a, const P& b, const P& c) noexcept {
 template <class P, class A, class B>
 inline P multiply_add(const A& a, const B& b, const P& c) noexcept {
   if constexpr (std::is_arithmetic_v<P>) {
-#if defined(__GNUC__) && !defined(__clang__)
-    if constexpr (std::is_same_v<P, float> && explicit_fma_float) {
-      return __builtin_fmaf(static_cast<P>(a), static_cast<P>(b), c);
-    } else if constexpr (std::is_same_v<P, double> && explicit_fma_double) {
-      return __builtin_fma(static_cast<P>(a), static_cast<P>(b), c);
-    }
-#endif
-    return static_cast<P>(a) * static_cast<P>(b) + c;
+    return multiply_add_scalar(static_cast<P>(a), static_cast<P>(b), c);
   } else {
     const P av = as_packet<P>(a);
     const P bv = as_packet<P>(b);

@@ -10,6 +10,7 @@
 
 #include <cxmat/kernels/runtime_exp.hpp>
 #include <cxmat/kernels/runtime_simd.hpp>
+#include <cxmat/kernels/softmax_rules.hpp>
 
 namespace cxmat::detail {
 
@@ -24,7 +25,7 @@ template <class T, class Len>
 [[gnu::always_inline]] inline T softmax_max(const T* row, Len len) noexcept {
   using P = softmax_packet<T>;
   constexpr std::size_t lanes = packet_traits<P>::lanes;
-  const auto larger = [](const auto& a, const auto& b) { return select_lt(a, b, b, a); };
+  const auto larger = [](const auto& lhs, const auto& rhs) { return select_lt(lhs, rhs, rhs, lhs); };
   const std::size_t n = len;
   const auto rem = tail_length<lanes>(len);
   const std::size_t n_full = n - rem;
@@ -32,31 +33,6 @@ template <class T, class Len>
   for (std::size_t j = 0; j < n_full; j += lanes) part = larger(part, load_packet<P>(row + j));
   if (rem != 0) part = larger(part, load_tail<P>(row + n_full, rem, row[0]));
   return fold_packet(part, larger);
-}
-
-// Applies softmax_row's special rules when the maximum is not finite (+inf entries, or every
-// entry -inf or NaN) and says whether it did. With a finite maximum a NaN entry needs no test:
-// it turns its exponential, hence the sum, hence every weight into NaN, which is the NaN rule.
-template <class T>
-[[gnu::always_inline]] inline bool softmax_special(T* row, std::size_t n, T max) noexcept {
-  using limits = std::numeric_limits<T>;
-  constexpr T inf = limits::infinity();
-  if (max != inf && max != -inf) return false;
-  std::size_t n_nan = 0;
-  std::size_t n_pos_inf = 0;
-  for (std::size_t j = 0; j < n; ++j) {
-    n_nan += (row[j] != row[j]) ? 1U : 0U;
-    n_pos_inf += (row[j] == inf) ? 1U : 0U;
-  }
-  if (n_nan != 0) {
-    for (std::size_t j = 0; j < n; ++j) row[j] = limits::quiet_NaN();
-  } else if (n_pos_inf != 0) {
-    const T share = T(1) / static_cast<T>(n_pos_inf);
-    for (std::size_t j = 0; j < n; ++j) row[j] = (row[j] == inf) ? share : T(0);
-  } else {
-    for (std::size_t j = 0; j < n; ++j) row[j] = T(0);  // every entry -inf: fully masked
-  }
-  return true;
 }
 
 // The weight of an entry x before normalisation: exp(x - max), or exactly 0 when x is under the
@@ -69,21 +45,57 @@ template <class P>
   return select_lt(x, cutoff, splat<P>(0), e);
 }
 
-// The sum of row[0, n) as the row kernel forms it: entry j into partial sum j % lanes (whole
-// packets, then the tail packet padded with +0), then fold_packet's fixed tree. Appending zeros
-// (masked entries) therefore leaves the sum unchanged to the bit, so key padding equals removing
-// the padded keys, as on the constant path.
+// The sum of the entries (weights before normalisation, all >= 0 or NaN) of row[0, n) as both
+// row kernels form it: the entries that are not 0 taken in order, the m-th of them into partial
+// sum m % lanes, then fold_packet's fixed tree. Zeros (masked keys, and keys too far below the
+// maximum) are skipped, not added, so the lanes the other entries land in do not depend on where
+// the zeros are: a row with masked keys anywhere has the same sum, to the bit, as the row with
+// those keys removed. A row without zeros, or with zeros only at its end (causal masks, key
+// padding), needs no compaction: its j-th entry is its j-th non-zero entry or a zero that adds
+// nothing, and whole packets are added as they are.
 template <class T, class Len>
 [[gnu::always_inline]] inline T softmax_sum(const T* row, Len len) noexcept {
   using P = softmax_packet<T>;
   constexpr std::size_t lanes = packet_traits<P>::lanes;
+  const auto add = [](const auto& lhs, const auto& rhs) { return lhs + rhs; };
+  const auto smaller = [](const auto& lhs, const auto& rhs) { return select_lt(lhs, rhs, lhs, rhs); };
   const std::size_t n = len;
   const auto rem = tail_length<lanes>(len);
   const std::size_t n_full = n - rem;
   P part = splat<P>(T(0));
-  for (std::size_t j = 0; j < n_full; j += lanes) part += load_packet<P>(row + j);
-  if (rem != 0) part += load_tail<P>(row + n_full, rem, T(0));
-  return fold_packet(part, [](const auto& a, const auto& b) { return a + b; });
+  P least = splat<P>(T(1));
+  for (std::size_t j = 0; j < n_full; j += lanes) {
+    const P x = load_packet<P>(row + j);
+    part += x;
+    least = smaller(x, least);
+  }
+  if (rem != 0) {
+    part += load_tail<P>(row + n_full, rem, T(0));
+    least = smaller(load_tail<P>(row + n_full, rem, T(1)), least);
+  }
+  if (lanes == 1 || fold_packet(least, smaller) != T(0)) return fold_packet(part, add);
+  // Zeros only after the last non-zero entry (causal masks, key padding) leave every non-zero
+  // entry in its lane: the sum above is already the compacted one.
+  std::size_t first_zero = 0;
+  while (row[first_zero] != T(0)) ++first_zero;
+  std::size_t after = first_zero;
+  while (after < n && row[after] == T(0)) ++after;
+  if (after == n) return fold_packet(part, add);
+  // A zero before a non-zero entry: the sum over the non-zero entries, compacted in order
+  // through a packet buffer.
+  T buffer[lanes];
+  std::size_t m = 0;
+  part = splat<P>(T(0));
+  for (std::size_t j = 0; j < n; ++j) {
+    buffer[m] = row[j];
+    m += row[j] != T(0) ? 1U : 0U;
+    if (m == lanes) {
+      part += load_packet<P>(buffer);
+      m = 0;
+    }
+  }
+  for (std::size_t l = m; l < lanes; ++l) buffer[l] = T(0);
+  return fold_packet(part + load_packet<P>(buffer), add);
 }
 
 // Replaces row[0, n) by its weights before normalisation and returns their sum (softmax_sum,
@@ -120,7 +132,7 @@ template <class T, class Len>
   if (rem != 0) store_tail(row + n_full, rem, load_tail<P>(row + n_full, rem, T(1)) / sum);
 }
 
-// softmax_row's rules (see softmax.hpp) on row[0, n). `zero_bound` is exp_zero_bound<T>():
+// softmax_row's rules (softmax_rules.hpp, the same functions as the plain form) on row[0, n). `zero_bound` is exp_zero_bound<T>():
 // entries more than that far below the maximum get weight exactly 0.
 //
 // Differs from the constant-evaluation path only in rounding: exp_nonpositive instead of
@@ -131,7 +143,9 @@ template <class T, class Len>
 inline void softmax_row_runtime(T* row, Len len, T zero_bound) noexcept {
   const T max = softmax_max(row, len);
   if (softmax_special(row, len, max)) return;
-  softmax_divide(row, len, softmax_exp_sum(row, len, max, zero_bound));
+  const T sum = softmax_exp_sum(row, len, max, zero_bound);
+  if (softmax_nan_sum(row, len, sum)) return;
+  softmax_divide(row, len, sum);
 }
 
 // Rows shorter than this many packets are done a block of rows at a time (softmax_block_runtime):
@@ -180,7 +194,10 @@ inline void softmax_block_runtime(T (*w)[S], T zero_bound) noexcept {
                softmax_weight(load_tail<P>(flat + n_full, rem, T(0)), load_packet<P>(max + n_full),
                               load_packet<P>(cutoff + n_full), lowest));
   }
-  for (std::size_t r = 0; r < M; ++r) softmax_divide(w[r], fixed_length<S>{}, softmax_sum(w[r], fixed_length<S>{}));
+  for (std::size_t r = 0; r < M; ++r) {
+    const T sum = softmax_sum(w[r], fixed_length<S>{});
+    if (!softmax_nan_sum(w[r], S, sum)) softmax_divide(w[r], fixed_length<S>{}, sum);
+  }
 }
 
 // softmax_row_runtime on each of the M rows of w, with the same bits: long rows one by one,

@@ -14,6 +14,7 @@
 
 #include "cxmat/math/detail/exp_table.hpp"
 #include "cxmat/math/detail/fp.hpp"
+#include "cxmat/math/fp.hpp"
 
 CXMAT_DETAIL_DIAG_PUSH
 

@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "cxmat/math/detail/fp.hpp"
+#include "cxmat/math/fp.hpp"
 
 CXMAT_DETAIL_DIAG_PUSH
 
@@ -71,7 +72,7 @@ CXMAT_DETAIL_IEEE_FN constexpr double sqrt_positive(std::uint64_t ix) noexcept {
 // evaluation.
 template <class T>
 constexpr T sqrt_of_negative() noexcept {
-  if (std::is_constant_evaluated()) sqrt_of_negative_number_in_constant_expression();
+  if (in_constant_evaluation()) sqrt_of_negative_number_in_constant_expression();
   return std::numeric_limits<T>::quiet_NaN();
 }
 
@@ -133,6 +134,21 @@ inline float sqrt_hw(float x) noexcept {
 #define CXMAT_DETAIL_HW_SQRT 0
 #endif
 
+// The correctly rounded root of a positive finite non-zero float or double: the instruction at
+// run time where there is one, the software method otherwise (the same bits either way).
+template <class T>
+CXMAT_DETAIL_IEEE_FN constexpr T sqrt_finite(T x) noexcept {
+  return by_evaluation<CXMAT_DETAIL_HW_SQRT != 0>(
+      [x] {
+#if CXMAT_DETAIL_HW_SQRT
+        return sqrt_hw(x);
+#else
+        return x;  // never called: there is no run-time form
+#endif
+      },
+      [x] { return static_cast<T>(sqrt_positive(std::bit_cast<std::uint64_t>(static_cast<double>(x)))); });
+}
+
 // The software method on its own (positive finite non-zero x), for tests and constant
 // evaluation.
 CXMAT_DETAIL_IEEE_FN constexpr double sqrt_soft(double x) noexcept {
@@ -148,10 +164,7 @@ CXMAT_DETAIL_IEEE_FN constexpr double sqrt_soft(double x) noexcept {
 CXMAT_DETAIL_IEEE_FN constexpr double sqrt(double x) noexcept {
   const auto ix = std::bit_cast<std::uint64_t>(x);
   if (ix - 1 < 0x7fefffffffffffff) {  // positive finite
-#if CXMAT_DETAIL_HW_SQRT
-    if (!std::is_constant_evaluated()) return detail::sqrt_hw(x);
-#endif
-    return detail::sqrt_positive(ix);
+    return detail::sqrt_finite(x);
   }
   if ((ix << 1) == 0 || (ix & 0x7fffffffffffffff) > 0x7ff0000000000000 ||
       ix == 0x7ff0000000000000) {
@@ -166,10 +179,7 @@ CXMAT_DETAIL_IEEE_FN constexpr double sqrt(double x) noexcept {
 CXMAT_DETAIL_IEEE_FN constexpr float sqrt(float x) noexcept {
   const auto ix = std::bit_cast<std::uint32_t>(x);
   if (ix - 1 < 0x7f7fffffu) {
-#if CXMAT_DETAIL_HW_SQRT
-    if (!std::is_constant_evaluated()) return detail::sqrt_hw(x);
-#endif
-    return static_cast<float>(detail::sqrt_positive(std::bit_cast<std::uint64_t>(double{x})));
+    return detail::sqrt_finite(x);
   }
   if ((ix << 1) == 0 || (ix & 0x7fffffffu) > 0x7f800000u || ix == 0x7f800000u) return x;
   return detail::sqrt_of_negative<float>();

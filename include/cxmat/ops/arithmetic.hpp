@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include <cxmat/kernels/accumulator.hpp>
 #include <cxmat/kernels/matmul.hpp>
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
@@ -14,11 +15,15 @@ namespace cxmat {
 /// Matrix product a·b: (R x K) · (K x C) -> R x C. a.cols must equal b.rows (and their names
 /// agree), otherwise the call does not compile. The inner dimension's name disappears.
 ///
-/// Each element sums over k in increasing order (see detail/matmul_kernel.hpp).
+/// Each element sums over k in increasing order from 0 (kernels/matmul.hpp), in
+/// accumulator_t<T>, which is also the result's element type: T itself for floating-point
+/// types, a wider integer for narrow integers (int8 -> int32, int16 -> int64, ...), so integer
+/// products never wrap silently; an overflow of the accumulator in a constant expression does
+/// not compile.
 template <class T, extent R, extent K1, extent K2, extent C>
   requires rules_hold<rules_of::matmul<T, K1, K2>>
-constexpr matrix<T, R, C> matmul(const matrix<T, R, K1>& a, const matrix<T, K2, C>& b) noexcept {
-  matrix<T, R, C> out{};
+constexpr matrix<accumulator_t<T>, R, C> matmul(const matrix<T, R, K1>& a, const matrix<T, K2, C>& b) noexcept {
+  matrix<accumulator_t<T>, R, C> out{};
   detail::matmul_kernel(a.elems, b.elems, out.elems);
   return out;
 }
@@ -29,10 +34,10 @@ template <class T, extent R, extent K1, extent K2, extent C>
 decltype(detail::first_failure<rules_of::matmul<T, K1, K2>>::error()) matmul(const matrix<T, R, K1>& a,
                                                                         const matrix<T, K2, C>& b) noexcept;
 
-/// a * b is matmul(a, b).
+/// a * b is matmul(a, b) (elements of accumulator_t<T>).
 template <class T, extent R, extent K1, extent K2, extent C>
   requires rules_hold<rules_of::matmul<T, K1, K2>>
-constexpr matrix<T, R, C> operator*(const matrix<T, R, K1>& a, const matrix<T, K2, C>& b) noexcept {
+constexpr matrix<accumulator_t<T>, R, C> operator*(const matrix<T, R, K1>& a, const matrix<T, K2, C>& b) noexcept {
   return matmul(a, b);
 }
 

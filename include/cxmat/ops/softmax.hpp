@@ -2,7 +2,6 @@
 #pragma once
 
 #include <cstddef>
-#include <type_traits>
 
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/core/shape_rules.hpp>
@@ -19,14 +18,7 @@ template <class T, extent R, extent C>
   requires rules_hold<rules_of::softmax_rows<T>>
 constexpr matrix<T, R, C> softmax_rows(const matrix<T, R, C>& m) noexcept {
   matrix<T, R, C> out = m;
-  if constexpr (detail::has_runtime_softmax<T>) {
-    if (!std::is_constant_evaluated()) {
-      // All rows at once: short rows share vector registers (same bits as row by row).
-      detail::softmax_rows_runtime(out.elems, detail::exp_zero_bound<T>());
-      return out;
-    }
-  }
-  for (std::size_t i = 0; i < R.size; ++i) detail::softmax_row(out.elems[i], detail::fixed_length<C.size>{});
+  detail::softmax_rows_kernel(out.elems);
   return out;
 }
 

@@ -8,8 +8,8 @@
 //    reassociation there (and any other -ffast-math licence) (honoured unless the user passes -ffp-contract=fast, which Clang
 //    documents as overriding pragmas; -ffp-contract=fast-honor-pragmas is fine).
 //  - GCC has no such local switch that keeps inlining, so where the target has a fused
-//    multiply-add (__FP_FAST_FMA) every a*b+c is written as an explicit __builtin_fma, which
-//    GCC also folds exactly in constant expressions; elsewhere GCC cannot contract at all.
+//    multiply-add every a*b+c is written as an explicit __builtin_fma: the one fusion policy,
+//    CXMAT_DETAIL_EXPLICIT_FMA in cxmat/math/fp.hpp, which the run-time kernels follow too.
 
 #if defined(__clang__)
 #define CXMAT_DETAIL_STRICT_FP                                                       \
@@ -27,12 +27,6 @@
 #define CXMAT_DETAIL_IEEE_FN __attribute__((optimize("no-fast-math")))
 #else
 #define CXMAT_DETAIL_IEEE_FN
-#endif
-
-#if !defined(__clang__) && defined(__GNUC__) && defined(__FP_FAST_FMA)
-#define CXMAT_DETAIL_EXPLICIT_FMA 1
-#else
-#define CXMAT_DETAIL_EXPLICIT_FMA 0
 #endif
 
 // Under -ffast-math (-ffinite-math-only) Clang 18+ warns on every mention of infinity or NaN.
