@@ -1,0 +1,118 @@
+// Accuracy of the int8 layer against the float layer it was calibrated from: max and mean
+// absolute error of the dequantized int8 output, in output steps (LSBs, the output scale), on
+// worksheet 004 and on seeded random layers (calibrated on one input set, measured on the
+// calibration set and on held-out inputs of the same distribution). Prints the Markdown table
+// of docs/quantized_accuracy.md (checked by the CTest entry quantized.accuracy_table).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+#include <cxmat/cxmat.hpp>
+#include <cxmat/quantized.hpp>
+
+#include "support/worksheet_data.hpp"
+
+namespace {
+
+using cxmat::matrix;
+namespace q8 = cxmat::q8;
+
+struct error_stats {
+  double max = 0, sum = 0;
+  std::size_t count = 0, clipped = 0;
+  void add(double e, bool outside) {
+    max = std::max(max, e);
+    sum += e;
+    ++count;
+    clipped += outside ? 1U : 0U;
+  }
+  double mean() const { return count ? sum / static_cast<double>(count) : 0.0; }
+};
+
+template <class Y8, class YF>
+void accumulate(error_stats& s, const Y8& y8, const YF& yf, q8::quantization out) {
+  const auto y = q8::dequantize(y8, out);
+  for (std::size_t i = 0; i < YF::rows; ++i) {
+    for (std::size_t j = 0; j < YF::cols; ++j) {
+      const double lo = out.scale * (-128 - out.zero_point), hi = out.scale * (127 - out.zero_point);
+      s.add(std::abs(y(i, j) - yf(i, j)) / out.scale, yf(i, j) < lo || yf(i, j) > hi);
+    }
+  }
+}
+
+void row(const char* layer, const char* masks, const char* inputs, const error_stats& s) {
+  std::printf("| %s | %s | %s | %.2f | %.3f | %.2f %% |\n", layer, masks, inputs, s.max, s.mean(),
+              100.0 * static_cast<double>(s.clipped) / static_cast<double>(s.count));
+}
+
+template <class M>
+M random_matrix(std::mt19937_64& rng, double amplitude) {
+  std::uniform_real_distribution<double> u(-amplitude, amplitude);
+  M m{};
+  for (std::size_t i = 0; i < M::rows; ++i) {
+    for (std::size_t j = 0; j < M::cols; ++j) m(i, j) = u(rng);
+  }
+  return m;
+}
+
+// Random layers: weights uniform in ±1/√d (Xavier-like), inputs uniform in ±2; `layers` seeds,
+// 16 calibration inputs and 64 held-out inputs each.
+template <std::size_t N, std::size_t D, std::size_t H, bool Causal>
+void random_layers(const char* name, int layers) {
+  error_stats seen, held_out;
+  for (int seed = 1; seed <= layers; ++seed) {
+    std::mt19937_64 rng(static_cast<std::uint64_t>(seed) * 1000 + N * 10 + D);
+    const double a = 1.0 / std::sqrt(static_cast<double>(D));
+    const auto wq = random_matrix<matrix<double, D, D>>(rng, a), wk = random_matrix<matrix<double, D, D>>(rng, a),
+               wv = random_matrix<matrix<double, D, D>>(rng, a), wo = random_matrix<matrix<double, D, D>>(rng, a);
+    cxmat::batch<double, 16, N, D> xs{};
+    for (auto& x : xs.items) x = random_matrix<matrix<double, N, D>>(rng, 2.0);
+    const auto run = [&](const auto& cal, const matrix<double, N, D>& x, error_stats& s) {
+      if constexpr (Causal) {
+        accumulate(s, q8::multi_head_attention(q8::quantize(x, cal.input), cal.layer, cxmat::causal),
+                   cxmat::multi_head_attention<H>(x, wq, wk, wv, wo, cxmat::causal), cal.output);
+      } else {
+        accumulate(s, q8::multi_head_attention(q8::quantize(x, cal.input), cal.layer),
+                   cxmat::multi_head_attention<H>(x, wq, wk, wv, wo), cal.output);
+      }
+    };
+    if constexpr (Causal) {
+      const auto cal = q8::calibrate<H>(xs, wq, wk, wv, wo, cxmat::causal);
+      for (const auto& x : xs.items) run(cal, x, seen);
+      for (int t = 0; t < 64; ++t) run(cal, random_matrix<matrix<double, N, D>>(rng, 2.0), held_out);
+    } else {
+      const auto cal = q8::calibrate<H>(xs, wq, wk, wv, wo);
+      for (const auto& x : xs.items) run(cal, x, seen);
+      for (int t = 0; t < 64; ++t) run(cal, random_matrix<matrix<double, N, D>>(rng, 2.0), held_out);
+    }
+  }
+  row(name, Causal ? "causal" : "none", "calibration set", seen);
+  row(name, Causal ? "causal" : "none", "held-out", held_out);
+}
+
+}  // namespace
+
+int main() {
+  std::printf("| layer | masks | inputs | max error (LSB) | mean error (LSB) | outside output range |\n");
+  std::printf("|---|---|---|---:|---:|---:|\n");
+  {
+    // Worksheet 004, as in examples/quantized_attention.cpp: calibrated on X and X reversed.
+    using namespace worksheet_data::ws004;
+    const cxmat::batch<double, 2, 5, 6> set{{X, cxmat::permute_rows<4, 3, 2, 1, 0>(X)}};
+    error_stats s, sc;
+    const auto cal = q8::calibrate<3>(set, Wq, Wk, Wv);
+    accumulate(s, q8::multi_head_attention(q8::quantize(X, cal.input), cal.layer), cxmat::multi_head_attention<3>(X, Wq, Wk, Wv),
+               cal.output);
+    row("worksheet 004 (5 x 6, H = 3, no W_o)", "none", "X", s);
+    const auto calc = q8::calibrate<3>(set, Wq, Wk, Wv, cxmat::causal);
+    accumulate(sc, q8::multi_head_attention(q8::quantize(X, calc.input), calc.layer, cxmat::causal),
+               cxmat::multi_head_attention<3>(X, Wq, Wk, Wv, cxmat::causal), calc.output);
+    row("worksheet 004 (5 x 6, H = 3, no W_o)", "causal", "X", sc);
+  }
+  random_layers<8, 16, 2, false>("random, n = 8, d_model = 16, H = 2, W_o (20 seeds)", 20);
+  random_layers<8, 16, 2, true>("random, n = 8, d_model = 16, H = 2, W_o (20 seeds)", 20);
+  random_layers<16, 32, 4, false>("random, n = 16, d_model = 32, H = 4, W_o (10 seeds)", 10);
+  random_layers<32, 64, 8, false>("random, n = 32, d_model = 64, H = 8, W_o (5 seeds)", 5);
+  return 0;
+}

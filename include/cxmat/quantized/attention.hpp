@@ -1,0 +1,150 @@
+// Quantized multi-head self-attention: the int8 layer a TFLite / TFLite Micro graph of
+// FULLY_CONNECTED, BATCH_MATMUL and SOFTMAX ops computes (or CMSIS-NN's arm_fully_connected_s8,
+// arm_batch_matmul_s8 and arm_softmax_s8), bit for bit, with the float API's masks.
+//
+// Per head h and query row i, with every tensor int8 and per-tensor quantized:
+//   Q = X·Wqᵀ + bq, K = X·Wkᵀ + bk, V = X·Wvᵀ + bv          (FULLY_CONNECTED, weights [out, in])
+//   s_i = Q_i,h · K_hᵀ, scaled by 1/√d_k inside its multiplier (BATCH_MATMUL)
+//   p_i = softmax(s_i), masked keys excluded                   (SOFTMAX, scale 1/256, zero point -128)
+//   C_i,h = p_i · V_h                                         (BATCH_MATMUL)
+//   Y = C·Woᵀ + bo                                            (FULLY_CONNECTED; attention_layer only)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <cxmat/attention/options.hpp>
+#include <cxmat/core/extent.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/quantized/matmul.hpp>
+#include <cxmat/quantized/softmax.hpp>
+
+namespace cxmat::q8 {
+
+/// The int8 parameters of H attention heads over inputs of width DModel, d_k = DK, d_v = DV, no
+/// output projection. Weights are stored [out, in] like TFLite FULLY_CONNECTED weights (so wq is
+/// Wqᵀ, (H·DK) x DModel; head h owns rows h·DK .. h·DK + DK - 1); biases are int32 with scale
+/// input_scale · weight_scale. Only integers: nothing here needs floating point at run time.
+template <std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV>
+struct attention_heads {
+  static constexpr std::size_t d_model = DModel, heads = H, d_k = DK, d_v = DV;
+  matrix<std::int8_t, H * DK, DModel> wq, wk;
+  matrix<std::int8_t, H * DV, DModel> wv;
+  matrix<std::int32_t, 1, H * DK> bq, bk;
+  matrix<std::int32_t, 1, H * DV> bv;
+  /// The projections (lhs: X, rhs: weights), Q_h·K_hᵀ (lhs: Q, rhs: K; its multiplier holds
+  /// 1/√d_k), and P_h·V_h (lhs: the softmax output, so lhs_offset = 128; rhs: V).
+  matmul_params query, key, value, scores;
+  softmax_params softmax;
+  matmul_params context;
+};
+
+/// attention_heads followed by the output projection: wo is Woᵀ, DOut x (H·DV), bo its int32 bias.
+template <std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, std::size_t DOut>
+struct attention_layer : attention_heads<DModel, H, DK, DV> {
+  static constexpr std::size_t d_out = DOut;
+  matrix<std::int8_t, DOut, H * DV> wo;
+  matrix<std::int32_t, 1, DOut> bo;
+  matmul_params output;
+};
+
+/// q8::multi_head_attention(x, layer): x's width is the layer's d_model.
+template <auto XCols, std::size_t DModel>
+concept InputFitsLayer = XCols.size == DModel;
+
+/// An option the int8 layer takes: a mask (mask, key_padding, causal, causal_lower_right) that
+/// fits N x N scores. Score biases, scales and projection biases belong to the float API.
+template <class O, auto N>
+concept QuantizedMaskFits = AttentionOption<O> && cxmat::detail::option_traits<std::remove_cvref_t<O>>::is_mask &&
+                            OptionFitsScores<O, std::int8_t, N, N>;
+
+namespace shape_error {
+template <class XCols, std::size_t DModel>
+struct q8_attention_x_cols_must_equal_layer_d_model;  // x is n x d_model of the layer it runs through
+}  // namespace shape_error
+
+namespace detail {
+
+// Whether query i may see key j (n x n self-attention); the float API's mask semantics.
+template <extent ML, extent MS>
+constexpr bool allows(const attention_mask<ML, MS>& o, std::size_t i, std::size_t j) noexcept {
+  return o.allowed.elems[i][j];
+}
+template <extent MS>
+constexpr bool allows(const key_padding_mask<MS>& o, std::size_t /*i*/, std::size_t j) noexcept {
+  return o.keep.elems[0][j];
+}
+template <causal_alignment A>
+constexpr bool allows(const causal_mask<A>& /*o*/, std::size_t i, std::size_t j) noexcept {
+  return j <= i;  // L = S: both alignments are the same triangle
+}
+
+// The heads, written into ctx (n x H·DV). Row by row, so that the only temporaries are K, V
+// and one row each of Q, scores and mask.
+template <std::size_t N, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>
+constexpr void heads_into(const std::int8_t (*x)[DModel], const attention_heads<DModel, H, DK, DV>& l,
+                          std::int8_t (*ctx)[H * DV], const O&... opts) noexcept {
+  constexpr std::size_t qw = H * DK, vw = H * DV;
+  std::int8_t k[N][qw]{}, v[N][vw]{};
+  matmul_transposed_kernel(rows_of<DModel>{x, 0}, rows_of<DModel>{l.wk.elems, 0}, N, qw, DModel, l.bk.elems[0], l.key, k, 0);
+  matmul_transposed_kernel(rows_of<DModel>{x, 0}, rows_of<DModel>{l.wv.elems, 0}, N, vw, DModel, l.bv.elems[0], l.value, v, 0);
+  for (std::size_t i = 0; i < N; ++i) {
+    std::int8_t q[1][qw]{}, p[1][N]{};
+    bool keep[N]{};
+    for (std::size_t j = 0; j < N; ++j) keep[j] = (true && ... && allows(opts, i, j));
+    matmul_transposed_kernel(rows_of<DModel>{x + i, 0}, rows_of<DModel>{l.wq.elems, 0}, 1, qw, DModel, l.bq.elems[0],
+                             l.query, q, 0);
+    for (std::size_t h = 0; h < H; ++h) {
+      matmul_transposed_kernel(rows_of<qw>{q, h * DK}, rows_of<qw>{k, h * DK}, 1, N, DK, nullptr, l.scores, p, 0);
+      softmax_row(p[0], p[0], N, sizeof...(O) == 0 ? nullptr : keep, l.softmax);
+      // C_i,h(j) = Σ_t p(t)·V(t, h·DV + j): V read down its columns.
+      matmul_transposed_kernel(rows_of<N>{p, 0}, columns_of<vw>{v, h * DV}, 1, DV, N, nullptr, l.context, ctx + i,
+                               h * DV);
+    }
+  }
+}
+
+}  // namespace detail
+
+/// Int8 multi-head self-attention without output projection: x is n x d_model (quantized with
+/// the layer's input quantization), the result n x (H·d_v), the heads side by side (quantized with
+/// the context quantization). Options: masks as in the float API (mask, key_padding, causal);
+/// masked keys get probability exactly 0, a fully masked query row gives the zero point (real 0).
+template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>
+  requires InputFitsLayer<DM, DModel> && (QuantizedMaskFits<O, N> && ...)
+constexpr matrix<std::int8_t, N, H * DV> multi_head_attention(const matrix<std::int8_t, N, DM>& x,
+                                                              const attention_heads<DModel, H, DK, DV>& heads,
+                                                              const O&... opts) noexcept {
+  static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && N.size <= max_matmul_depth,
+                "q8::multi_head_attention: n or d_model too large for the int8 kernels");
+  matrix<std::int8_t, N, H * DV> ctx{};
+  detail::heads_into<N.size>(x.elems, heads, ctx.elems, opts...);
+  return ctx;
+}
+
+/// Int8 multi-head self-attention with output projection: x is n x d_model, the result n x d_out
+/// (quantized with the layer's output quantization). Options as above.
+template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, std::size_t DOut,
+          class... O>
+  requires InputFitsLayer<DM, DModel> && (QuantizedMaskFits<O, N> && ...)
+constexpr matrix<std::int8_t, N, DOut> multi_head_attention(const matrix<std::int8_t, N, DM>& x,
+                                                            const attention_layer<DModel, H, DK, DV, DOut>& layer,
+                                                            const O&... opts) noexcept {
+  static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && H * DV <= max_matmul_depth,
+                "q8::multi_head_attention: n or d_model too large for the int8 kernels");
+  std::int8_t ctx[N.size][H * DV]{};
+  detail::heads_into<N.size>(x.elems, static_cast<const attention_heads<DModel, H, DK, DV>&>(layer), ctx, opts...);
+  matrix<std::int8_t, N, DOut> out{};
+  detail::matmul_transposed_kernel(detail::rows_of<H * DV>{ctx, 0}, detail::rows_of<H * DV>{layer.wo.elems, 0}, N.size,
+                                   DOut, H * DV, layer.bo.elems[0], layer.output, out.elems, 0);
+  return out;
+}
+
+/// Shape error: q8::multi_head_attention(x, layer) with x's width other than the layer's d_model.
+template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>
+  requires(!InputFitsLayer<DM, DModel>)
+shape_error::q8_attention_x_cols_must_equal_layer_d_model<dim_of<DM>, DModel> multi_head_attention(
+    const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV>& heads, const O&... opts) noexcept;
+
+}  // namespace cxmat::q8

@@ -1,0 +1,137 @@
+// int8 matrix products with int32 accumulation and requantization: TFLite's int8
+// FULLY_CONNECTED / BATCH_MATMUL reference kernels, CMSIS-NN's arm_fully_connected_s8 and
+// arm_batch_matmul_s8 (one batch item), bit for bit.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cxmat/core/extent.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/core/shape_rules.hpp>
+#include <cxmat/quantized/requantize.hpp>
+
+namespace cxmat::q8 {
+
+/// The parameters of an int8 product, CMSIS-NN's names (cmsis_nn_fc_params + per-tensor quant):
+/// lhs_offset and rhs_offset are ADDED to the inputs (the negated zero points: TFLite's
+/// input_offset = -input zero point, filter_offset = -filter zero point), output_offset is the
+/// output zero point, output maps the int32 accumulator to the output scale (real multiplier
+/// lhs_scale · rhs_scale / output_scale), and the result is clamped to [activation_min,
+/// activation_max] (a fused ReLU narrows it).
+struct matmul_params {
+  std::int32_t lhs_offset, rhs_offset, output_offset;
+  requantizer output;
+  std::int32_t activation_min = -128, activation_max = 127;
+  friend constexpr bool operator==(const matmul_params&, const matmul_params&) = default;
+};
+
+/// The largest depth K for which no int32 accumulator can overflow: |(a + offset)| <= 255 for
+/// int8 a and an int8 zero point, so K · 255² < 2^31.
+inline constexpr std::size_t max_matmul_depth = 33025;
+
+/// matmul_transposed(a, bt): a.cols (K) must equal bt.cols (K), bt being the right operand stored
+/// transposed (C x K, the layout of TFLite's FULLY_CONNECTED weights).
+template <auto ACols, auto BtCols>
+concept TransposedDepthsMatch = compatible_extents<ACols, BtCols>;
+
+/// matmul_transposed(a, bt, bias): one bias per output column, a 1 x C row.
+template <auto BtRows, auto BiasCols>
+concept BiasFitsColumns = compatible_extents<BtRows, BiasCols>;
+
+namespace shape_error {
+template <class ACols, class BtCols>
+struct matmul_transposed_a_cols_must_equal_bt_cols;  // a is R x K, bt is C x K (the right operand transposed)
+template <class BtRows, class BiasCols>
+struct matmul_transposed_bias_must_be_1_by_bt_rows;  // bias is 1 x C: one int32 per output column
+}  // namespace shape_error
+
+namespace detail {
+
+// Views of int8 operands as rows x depth, over 2-D arrays (so that every access stays inside
+// one row array, as constant evaluation requires): rows_of reads row r from column col0 on,
+// columns_of reads the array down its columns (element (r, k) is p[k][col0 + r]), which is how
+// P·V reads V without a transposed copy.
+template <std::size_t Cols>
+struct rows_of {
+  const std::int8_t (*p)[Cols];
+  std::size_t col0;
+  constexpr std::int32_t at(std::size_t r, std::size_t k) const noexcept { return p[r][col0 + k]; }
+};
+template <std::size_t Cols>
+struct columns_of {
+  const std::int8_t (*p)[Cols];
+  std::size_t col0;
+  constexpr std::int32_t at(std::size_t r, std::size_t k) const noexcept { return p[k][col0 + r]; }
+};
+
+// out[i][out_col0 + j] = clamp(requantize(Σ_k (a(i,k) + lhs_offset)·(b(j,k) + rhs_offset) + bias[j])
+// + output_offset), for i < rows, j < cols, k < depth. bias may be null.
+template <class A, class B, std::size_t OutCols>
+constexpr void matmul_transposed_kernel(A a, B b, std::size_t rows, std::size_t cols, std::size_t depth,
+                                        const std::int32_t* bias, const matmul_params& p,
+                                        std::int8_t (*out)[OutCols], std::size_t out_col0) noexcept {
+  for (std::size_t i = 0; i < rows; ++i) {
+    for (std::size_t j = 0; j < cols; ++j) {
+      std::int32_t acc = 0;
+      for (std::size_t k = 0; k < depth; ++k) acc += (a.at(i, k) + p.lhs_offset) * (b.at(j, k) + p.rhs_offset);
+      if (bias != nullptr) acc += bias[j];
+      std::int32_t v = requantize(acc, p.output) + p.output_offset;
+      v = v < p.activation_min ? p.activation_min : (v > p.activation_max ? p.activation_max : v);
+      out[i][out_col0 + j] = static_cast<std::int8_t>(v);
+    }
+  }
+}
+
+}  // namespace detail
+
+/// The int8 product a·btᵀ: a is R x K, bt is C x K (the right operand stored transposed, as
+/// FULLY_CONNECTED weights [out, in] and arm_batch_matmul_s8's rhs), the result R x C with
+/// out(i, j) = clamp(requantize(Σ_k (a(i,k) + lhs_offset)·(bt(j,k) + rhs_offset)) + output_offset,
+/// activation_min, activation_max). K <= max_matmul_depth.
+template <extent R, extent K1, extent C, extent K2>
+  requires TransposedDepthsMatch<K1, K2>
+constexpr matrix<std::int8_t, R, C> matmul_transposed(const matrix<std::int8_t, R, K1>& a,
+                                                      const matrix<std::int8_t, C, K2>& bt,
+                                                      const matmul_params& params) noexcept {
+  static_assert(K1.size <= max_matmul_depth, "matmul_transposed(a, bt): K above max_matmul_depth may overflow int32");
+  matrix<std::int8_t, R, C> out{};
+  detail::matmul_transposed_kernel(detail::rows_of<K1.size>{a.elems, 0}, detail::rows_of<K2.size>{bt.elems, 0}, R.size,
+                                   C.size, K1.size, nullptr, params, out.elems, 0);
+  return out;
+}
+
+/// Shape error: matmul_transposed(a, bt, params) with a.cols != bt.cols.
+template <extent R, extent K1, extent C, extent K2>
+  requires(!TransposedDepthsMatch<K1, K2>)
+shape_error::matmul_transposed_a_cols_must_equal_bt_cols<dim_of<K1>, dim_of<K2>> matmul_transposed(
+    const matrix<std::int8_t, R, K1>& a, const matrix<std::int8_t, C, K2>& bt, const matmul_params& params) noexcept;
+
+/// As above with an int32 bias (1 x C, scale lhs_scale · rhs_scale, zero point 0) added to the
+/// accumulator before requantization: arm_fully_connected_s8 / TFLite's int8 FULLY_CONNECTED.
+template <extent R, extent K1, extent C, extent K2, extent CB>
+  requires TransposedDepthsMatch<K1, K2> && BiasFitsColumns<C, CB>
+constexpr matrix<std::int8_t, R, C> matmul_transposed(const matrix<std::int8_t, R, K1>& a,
+                                                      const matrix<std::int8_t, C, K2>& bt,
+                                                      const matrix<std::int32_t, 1, CB>& bias,
+                                                      const matmul_params& params) noexcept {
+  static_assert(K1.size <= max_matmul_depth, "matmul_transposed(a, bt, bias): K above max_matmul_depth may overflow int32");
+  matrix<std::int8_t, R, C> out{};
+  detail::matmul_transposed_kernel(detail::rows_of<K1.size>{a.elems, 0}, detail::rows_of<K2.size>{bt.elems, 0}, R.size,
+                                   C.size, K1.size, bias.elems[0], params, out.elems, 0);
+  return out;
+}
+
+/// Shape error: matmul_transposed(a, bt, bias, params) with a.cols != bt.cols or a bias that is
+/// not 1 x bt.rows; the first broken rule is reported.
+template <extent R, extent K1, extent C, extent K2, extent CB>
+  requires(!(TransposedDepthsMatch<K1, K2> && BiasFitsColumns<C, CB>))
+decltype(cxmat::detail::first_failure<
+         cxmat::detail::check<TransposedDepthsMatch<K1, K2>,
+                              shape_error::matmul_transposed_a_cols_must_equal_bt_cols<dim_of<K1>, dim_of<K2>>>,
+         cxmat::detail::check<BiasFitsColumns<C, CB>,
+                              shape_error::matmul_transposed_bias_must_be_1_by_bt_rows<dim_of<C>, dim_of<CB>>>>::error())
+matmul_transposed(const matrix<std::int8_t, R, K1>& a, const matrix<std::int8_t, C, K2>& bt,
+                  const matrix<std::int32_t, 1, CB>& bias, const matmul_params& params) noexcept;
+
+}  // namespace cxmat::q8

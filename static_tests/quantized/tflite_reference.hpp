@@ -1,0 +1,184 @@
+// An independent plain implementation of the integer arithmetic of TFLite's int8 reference kernels
+// (and CMSIS-NN's), written from the documented formulas for the tests. It shares no code with
+// cxmat::q8: wide integers (__int128) and floor divisions instead of nudges and masks, whole
+// matrices instead of strided rows. Constexpr, so the static tests use it too.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace q8_ref {
+
+__extension__ typedef __int128 i128;
+
+constexpr i128 floor_div(i128 a, i128 b) {  // b > 0
+  const i128 q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+constexpr std::int32_t saturate32(i128 v) {
+  return static_cast<std::int32_t>(v > 2147483647 ? i128{2147483647} : (v < -i128{2147483648} ? -i128{2147483648} : v));
+}
+
+// SaturatingRoundingDoublingHighMul: the nearest integer to a·b/2^31, ties toward +inf; saturated
+// (only INT32_MIN·INT32_MIN = 2^62 overflows, giving 2^31 -> INT32_MAX).
+constexpr std::int32_t srdhm(std::int32_t a, std::int32_t b) {
+  return saturate32(floor_div(i128{a} * b + (i128{1} << 30), i128{1} << 31));
+}
+
+// RoundingDivideByPOT: the nearest integer to x/2^e, ties away from zero.
+constexpr std::int32_t rdbpot(std::int32_t x, int e) {
+  if (e == 0) return x;
+  const i128 m = x < 0 ? -i128{x} : i128{x};
+  const i128 r = floor_div(m + (i128{1} << (e - 1)), i128{1} << e);
+  return static_cast<std::int32_t>(x < 0 ? -r : r);
+}
+
+// x·2^e wrapped to 32 bits (two's complement), as x * (1 << e) on the targets.
+constexpr std::int32_t shl_wrap(std::int32_t x, int e) {
+  i128 v = i128{x} * (i128{1} << e);
+  v = v % (i128{1} << 32);
+  if (v < 0) v += i128{1} << 32;
+  return static_cast<std::int32_t>(v >= (i128{1} << 31) ? v - (i128{1} << 32) : v);
+}
+
+// MultiplyByQuantizedMultiplier (double rounding).
+constexpr std::int32_t mbqm(std::int32_t acc, std::int32_t multiplier, int shift) {
+  return rdbpot(srdhm(shl_wrap(acc, shift > 0 ? shift : 0), multiplier), shift > 0 ? 0 : -shift);
+}
+
+constexpr std::int32_t clamp(std::int32_t v, std::int32_t lo, std::int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+// FULLY_CONNECTED / BATCH_MATMUL int8: out[i][j] from a (R x K) and bt (C x K), both row-major.
+struct product {
+  std::int32_t lhs_offset, rhs_offset, output_offset, multiplier, shift, act_min, act_max;
+};
+constexpr void matmul_t(const std::int8_t* a, const std::int8_t* bt, const std::int32_t* bias, std::size_t r,
+                        std::size_t c, std::size_t k, const product& p, std::int8_t* out) {
+  for (std::size_t i = 0; i < r; ++i) {
+    for (std::size_t j = 0; j < c; ++j) {
+      i128 acc = 0;
+      for (std::size_t t = 0; t < k; ++t) acc += i128{a[i * k + t] + p.lhs_offset} * (bt[j * k + t] + p.rhs_offset);
+      if (bias) acc += bias[j];
+      const std::int32_t v = mbqm(static_cast<std::int32_t>(acc), p.multiplier, p.shift) + p.output_offset;
+      out[i * c + j] = static_cast<std::int8_t>(clamp(v, p.act_min, p.act_max));
+    }
+  }
+}
+
+// Fixed-point helpers of the softmax, as the TFLite/gemmlowp documentation states them: a Q(m)
+// number with raw value v stands for v / 2^(31-m); products of Qa and Qb numbers are Q(a+b).
+constexpr std::int32_t sat_mul_pot(std::int32_t x, int e) {  // x·2^e saturated (e > 0)
+  return saturate32(i128{x} * (i128{1} << e));
+}
+
+// exp(a) for a <= 0 in Q5.26 -> Q0.31: a = b + c, b = (a mod 1/4) - 1/4 in [-1/4, 0), c = a - b <= 0 a multiple of 1/4;
+// exp(b) from the 4th-order Taylor series around -1/8, then one factor exp(-2^k) per bit of -c.
+constexpr std::int32_t exp_neg(std::int32_t a) {
+  if (a == 0) return 2147483647;
+  const std::int64_t quarter = std::int64_t{1} << 24;
+  const auto bmod = static_cast<std::int64_t>(a - floor_div(a, quarter) * quarter);  // in [0, quarter)
+  const std::int64_t bb = bmod - quarter;                    // in [-quarter, 0)
+  const std::int64_t rest = bb - a;                          // >= 0, multiple of quarter
+  const std::int32_t x = static_cast<std::int32_t>(bb * 32 + (std::int64_t{1} << 28));  // Q0.31: b + 1/8
+  const std::int32_t x2 = srdhm(x, x), x3 = srdhm(x2, x), x4 = srdhm(x2, x2);
+  const std::int32_t poly = rdbpot(srdhm(rdbpot(x4, 2) + x3, 715827883) + x2, 1);  // x²/2 + x³/6 + x⁴/24
+  const std::int32_t e18 = 1895147668;  // exp(-1/8) in Q0.31
+  std::int32_t r = e18 + srdhm(e18, x + poly);
+  const std::int32_t f[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
+  for (int k = 0; k < 7; ++k) {
+    if (((rest >> (24 + k)) & 1) != 0) r = srdhm(r, f[k]);
+  }
+  return r;
+}
+
+// 1/(1+x) for x in [0,1) in Q0.31, by Newton-Raphson on d = (1+x)/2 in Q2.29: y0 = 48/17 - 32/17·d,
+// y <- y + y·(1 - d·y) three times, result y/2 in Q0.31.
+constexpr std::int32_t recip_one_plus(std::int32_t x) {
+  const i128 s = i128{x} + 2147483647;
+  const auto d = static_cast<std::int32_t>(s >= 0 ? (s + 1) / 2 : (s - 1) / 2);
+  std::int32_t y = 1515870810 + srdhm(d, -1010580540);
+  for (int it = 0; it < 3; ++it) y = y + sat_mul_pot(srdhm(y, (1 << 29) - srdhm(d, y)), 2);
+  return sat_mul_pot(y, 1);
+}
+
+struct softmax_p {
+  std::int32_t multiplier, left_shift, diff_min;
+};
+
+// int8 softmax of one row of n (keep: entries taking part, or null for all).
+constexpr void softmax(const std::int8_t* in, std::int8_t* out, std::size_t n, const bool* keep, const softmax_p& p) {
+  int mx = -1000;
+  for (std::size_t c = 0; c < n; ++c) {
+    if ((!keep || keep[c]) && in[c] > mx) mx = in[c];
+  }
+  std::int64_t sum = 0;
+  std::int32_t e[512]{};
+  bool on[512]{};
+  for (std::size_t c = 0; c < n; ++c) {
+    const int d = in[c] - mx;
+    on[c] = (!keep || keep[c]) && d >= p.diff_min;
+    if (on[c]) {
+      e[c] = exp_neg(srdhm(shl_wrap(d, p.left_shift), p.multiplier));
+      sum += std::int64_t{rdbpot(e[c], 12)};  // Q0.31 -> Q12.19
+    }
+  }
+  if (sum == 0) {
+    for (std::size_t c = 0; c < n; ++c) out[c] = -128;
+    return;
+  }
+  // sum = 2^(12-h)·(1+f): h = leading zeros of the 32-bit sum.
+  int h = 0;
+  while ((sum << h) < (std::int64_t{1} << 31)) ++h;
+  const auto f = static_cast<std::int32_t>((sum << h) - (std::int64_t{1} << 31));
+  const std::int32_t inv = recip_one_plus(f);
+  for (std::size_t c = 0; c < n; ++c) {
+    if (!on[c]) {
+      out[c] = -128;
+      continue;
+    }
+    const std::int32_t v = rdbpot(srdhm(inv, e[c]), (12 - h) + 23) - 128;
+    out[c] = static_cast<std::int8_t>(clamp(v, -128, 127));
+  }
+}
+
+// The int8 self-attention layer from its parameters, whole matrices at a time: X (n x dm),
+// weights [out, in], biases; Q, K, V, then per head scores (n x n), softmax, P·V into C (n x H·dv),
+// then C·Woᵀ when wo is given. Every tensor up to 32 x 32.
+struct layer_ref {
+  std::size_t n, dm, h, dk, dv, dout;  // dout = 0: no output projection
+  const std::int8_t *wq, *wk, *wv, *wo;
+  const std::int32_t *bq, *bk, *bv, *bo;
+  product query, key, value, scores, context, output;
+  softmax_p sm;
+};
+// mask: n x n (true = may attend) or null.
+constexpr void attention(const layer_ref& l, const std::int8_t* x, const bool* mask, std::int8_t* y) {
+  std::int8_t q[32 * 32]{}, k[32 * 32]{}, v[32 * 32]{}, c[32 * 32]{};
+  const std::size_t qw = l.h * l.dk, vw = l.h * l.dv;
+  matmul_t(x, l.wq, l.bq, l.n, qw, l.dm, l.query, q);
+  matmul_t(x, l.wk, l.bk, l.n, qw, l.dm, l.key, k);
+  matmul_t(x, l.wv, l.bv, l.n, vw, l.dm, l.value, v);
+  for (std::size_t hd = 0; hd < l.h; ++hd) {
+    std::int8_t qh[32 * 32]{}, kh[32 * 32]{}, vth[32 * 32]{}, s[32 * 32]{}, ch[32 * 32]{};
+    for (std::size_t i = 0; i < l.n; ++i) {
+      for (std::size_t t = 0; t < l.dk; ++t) {
+        qh[i * l.dk + t] = q[i * qw + hd * l.dk + t];
+        kh[i * l.dk + t] = k[i * qw + hd * l.dk + t];
+      }
+      for (std::size_t t = 0; t < l.dv; ++t) vth[t * l.n + i] = v[i * vw + hd * l.dv + t];  // V_hᵀ
+    }
+    matmul_t(qh, kh, nullptr, l.n, l.n, l.dk, l.scores, s);
+    for (std::size_t i = 0; i < l.n; ++i) softmax(s + i * l.n, s + i * l.n, l.n, mask ? mask + i * l.n : nullptr, l.sm);
+    matmul_t(s, vth, nullptr, l.n, l.dv, l.n, l.context, ch);
+    for (std::size_t i = 0; i < l.n; ++i) {
+      for (std::size_t t = 0; t < l.dv; ++t) c[i * vw + hd * l.dv + t] = ch[i * l.dv + t];
+    }
+  }
+  if (l.dout == 0) {
+    for (std::size_t i = 0; i < l.n * vw; ++i) y[i] = c[i];
+  } else {
+    matmul_t(c, l.wo, l.bo, l.n, l.dout, vw, l.output, y);
+  }
+}
+
+}  // namespace q8_ref
