@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "layers.hpp"
+#include "layers_q8.hpp"
 
 namespace {
 
@@ -95,7 +96,7 @@ table reference(const std::string& name, const table& x) {
 struct firmware_output {
   std::string layer;
   std::size_t rows = 0, cols = 0;
-  std::vector<std::vector<float>> values;
+  std::vector<std::vector<std::uint32_t>> values;  // as printed: a float's bits, an int8's byte
   std::uint64_t ticks = 0, empty = 0, n_short = 0, t_short = 0, n_long = 0, t_long = 0, stack = 0;
   bool has_ticks = false, has_calibration = false, has_stack = false, ended = false;
 };
@@ -109,14 +110,9 @@ bool parse(std::istream& in, firmware_output& out, std::string& error) {
     if (key == "layer") {
       line >> out.layer >> out.rows >> out.cols;
     } else if (key == "row") {
-      std::vector<float> row;
+      std::vector<std::uint32_t> row;
       std::string word;
-      while (line >> word) {
-        const auto bits = static_cast<std::uint32_t>(std::stoul(word, nullptr, 16));
-        float value;
-        std::memcpy(&value, &bits, sizeof value);
-        row.push_back(value);
-      }
+      while (line >> word) row.push_back(static_cast<std::uint32_t>(std::stoul(word, nullptr, 16)));
       out.values.push_back(row);
     } else if (key == "ticks") {
       std::string empty_word;
@@ -133,6 +129,31 @@ bool parse(std::istream& in, firmware_output& out, std::string& error) {
   else if (!out.ended) error = "no 'end' line: the firmware stopped before finishing its report";
   else if (!out.has_ticks || !out.has_calibration || !out.has_stack) error = "measurements missing";
   return error.empty();
+}
+
+// Instructions and stack: printed for the report; fails if the timer does not count instructions.
+int measurements(const firmware_output& fw, const char* name) {
+  int failures = 0;
+  // Instructions: SysTick ticks under -icount, scaled by the calibration loop (a known number
+  // of instructions), minus the two timer reads around an empty call.
+  if (fw.t_long <= fw.t_short || fw.n_long <= fw.n_short) {
+    std::printf("FAIL %s: the calibration loops were not timed\n", name);
+    return 1;
+  }
+  const std::uint64_t per = fw.t_long - fw.t_short;
+  const std::uint64_t n = fw.n_long - fw.n_short;
+  const std::uint64_t instructions = ((fw.ticks - fw.empty) * n + per / 2) / per;
+  // The timer must count instructions: the short loop, measured the same way, must come out at
+  // its own length (its loop register set-up is the one instruction more that is allowed).
+  const std::uint64_t short_loop = ((fw.t_short - fw.empty) * n + per / 2) / per;
+  if (short_loop < fw.n_short || short_loop > fw.n_short + 2) {
+    std::printf("FAIL %s: SysTick does not count instructions (short loop of %llu measured as %llu; is -icount on?)\n",
+                name, static_cast<unsigned long long>(fw.n_short), static_cast<unsigned long long>(short_loop));
+    ++failures;
+  }
+  std::printf("measured %s instructions %llu stack %llu\n", name, static_cast<unsigned long long>(instructions),
+              static_cast<unsigned long long>(fw.stack));
+  return failures;
 }
 
 template <class Layer>
@@ -164,7 +185,9 @@ int check(const firmware_output& fw) {
       return 1;
     }
     for (std::size_t j = 0; j < output::cols; ++j) {
-      const double y = static_cast<double>(fw.values[i][j]);
+      float y_float;
+      std::memcpy(&y_float, &fw.values[i][j], sizeof y_float);
+      const double y = static_cast<double>(y_float);
       const double ulp = std::ldexp(1.0, std::ilogb(std::fmax(std::fabs(exact[i][j]), 0x1p-126)) - 23);
       const double d_host = std::fabs(y - static_cast<double>(host(i, j)));
       const double d_exact = std::fabs(y - exact[i][j]);
@@ -177,28 +200,42 @@ int check(const firmware_output& fw) {
       }
     }
   }
-  // Instructions: SysTick ticks under -icount, scaled by the calibration loop (a known number
-  // of instructions), minus the two timer reads around an empty call.
-  if (fw.t_long <= fw.t_short || fw.n_long <= fw.n_short) {
-    std::printf("FAIL %s: the calibration loops were not timed\n", Layer::name);
-    return 1;
-  }
-  const std::uint64_t per = fw.t_long - fw.t_short;
-  const std::uint64_t n = fw.n_long - fw.n_short;
-  const std::uint64_t instructions = ((fw.ticks - fw.empty) * n + per / 2) / per;
-  // The timer must count instructions: the short loop, measured the same way, must come out at
-  // its own length (its loop register set-up is the one instruction more that is allowed).
-  const std::uint64_t short_loop = ((fw.t_short - fw.empty) * n + per / 2) / per;
-  if (short_loop < fw.n_short || short_loop > fw.n_short + 2) {
-    std::printf("FAIL %s: SysTick does not count instructions (short loop of %llu measured as %llu; is -icount on?)\n",
-                Layer::name, static_cast<unsigned long long>(fw.n_short), static_cast<unsigned long long>(short_loop));
-    ++failures;
-  }
   std::printf("%s %s: max |firmware - host| %.3g, |firmware - float64| %.3g, host float error E %.3g (max |y| %.3g)\n",
               failures == 0 ? "ok" : "FAIL", Layer::name, worst_host, worst_exact, host_error, largest);
-  std::printf("measured %s instructions %llu stack %llu\n", Layer::name, static_cast<unsigned long long>(instructions),
-              static_cast<unsigned long long>(fw.stack));
-  return failures == 0 ? 0 : 1;
+  return failures + measurements(fw, Layer::name) == 0 ? 0 : 1;
+}
+
+// The int8 layers: the firmware's bytes must equal the host's, every one.
+template <class Layer>
+int check_q8(const firmware_output& fw) {
+  using output = typename Layer::output;
+  volatile std::int8_t opaque = 0;  // the host computes at run time too, not the compiler
+  typename Layer::input x = Layer::make_input();
+  x(0, 0) = static_cast<std::int8_t>(x(0, 0) + opaque);
+  const output host = Layer::run(x);
+  if (fw.rows != output::rows || fw.cols != output::cols || fw.values.size() != output::rows) {
+    std::printf("FAIL %s: expected %zu x %zu values, the firmware printed %zu rows for %zu x %zu\n", Layer::name,
+                output::rows, output::cols, fw.values.size(), fw.rows, fw.cols);
+    return 1;
+  }
+  int failures = 0;
+  for (std::size_t i = 0; i < output::rows; ++i) {
+    if (fw.values[i].size() != output::cols) {
+      std::printf("FAIL %s: row %zu has %zu values, expected %zu\n", Layer::name, i, fw.values[i].size(), output::cols);
+      return 1;
+    }
+    for (std::size_t j = 0; j < output::cols; ++j) {
+      const auto byte = static_cast<std::uint8_t>(host(i, j));
+      if (fw.values[i][j] != byte) {
+        std::printf("FAIL %s (%zu, %zu): firmware %d, host %d\n", Layer::name, i, j,
+                    static_cast<int>(static_cast<std::int8_t>(fw.values[i][j] & 0xFFu)), static_cast<int>(host(i, j)));
+        ++failures;
+      }
+    }
+  }
+  std::printf("%s %s: %d of %zu int8 values differ from the host's\n", failures == 0 ? "ok" : "FAIL", Layer::name,
+              failures, output::rows * output::cols);
+  return failures + measurements(fw, Layer::name) == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -228,6 +265,8 @@ int main(int argc, char** argv) {
   if (wanted == layers::cross_attention::name) return check<layers::cross_attention>(fw);
   if (wanted == layers::cross_attention_folded::name) return check<layers::cross_attention_folded>(fw);
   if (wanted == layers::worksheet_004::name) return check<layers::worksheet_004>(fw);
+  if (wanted == layers::q8_self_attention::name) return check_q8<layers::q8_self_attention>(fw);
+  if (wanted == layers::q8_worksheet_004::name) return check_q8<layers::q8_worksheet_004>(fw);
   std::printf("FAIL: unknown layer '%s'\n", wanted.c_str());
   return 1;
 }

@@ -43,13 +43,13 @@ class line {
     while (*s != '\0' && size_ + 1 < sizeof(buffer_)) buffer_[size_++] = *s++;
     return *this;
   }
-  line& hex(std::uint32_t value) noexcept {
+  line& hex(std::uint32_t value, int width) noexcept {
     char digits[9];
-    for (int i = 7; i >= 0; --i) {
+    for (int i = width - 1; i >= 0; --i) {
       digits[i] = "0123456789abcdef"[value & 0xFu];
       value >>= 4;
     }
-    digits[8] = '\0';
+    digits[width] = '\0';
     return text(digits);
   }
   line& dec(std::uint32_t value) noexcept {

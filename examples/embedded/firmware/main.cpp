@@ -14,11 +14,16 @@
 #include <cxmat/core/matrix.hpp>
 
 #include "layers.hpp"
+#if CXMAT_EMBEDDED_STEP >= 5
+#include "layers_q8.hpp"
+#endif
 
 #define CXMAT_STEP_SELF 1
 #define CXMAT_STEP_CROSS 2
 #define CXMAT_STEP_CROSS_FOLDED 3
 #define CXMAT_STEP_WORKSHEET_004 4
+#define CXMAT_STEP_Q8_SELF 5
+#define CXMAT_STEP_Q8_WORKSHEET_004 6
 #if !defined(CXMAT_EMBEDDED_STEP)
 #define CXMAT_EMBEDDED_STEP CXMAT_STEP_SELF
 #endif
@@ -31,6 +36,10 @@ using layer = layers::cross_attention;
 using layer = layers::cross_attention_folded;
 #elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_WORKSHEET_004
 using layer = layers::worksheet_004;
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_Q8_SELF
+using layer = layers::q8_self_attention;
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_Q8_WORKSHEET_004
+using layer = layers::q8_worksheet_004;
 #else
 #error "unknown CXMAT_EMBEDDED_STEP"
 #endif
@@ -40,9 +49,9 @@ using output = layer::output;
 
 // Written by hardware the compiler cannot see: volatile, in RAM (.bss).
 extern "C" {
-volatile float sensor_frame[input::rows][input::cols];
+volatile input::value_type sensor_frame[input::rows][input::cols];
 volatile bool frame_ready;
-volatile float attention_out[output::rows][output::cols];
+volatile output::value_type attention_out[output::rows][output::cols];
 }
 
 namespace {
@@ -83,7 +92,7 @@ int main() {
 #if !defined(CXMAT_FIRMWARE_FAULT)
 #define CXMAT_FIRMWARE_FAULT 0
 #endif
-#define CXMAT_FAULT_WRONG 1   // one output value off by one part in 10^4
+#define CXMAT_FAULT_WRONG 1   // one output value off by one part in 10^4 (float) or by 1 (int8)
 #define CXMAT_FAULT_HANG 2    // never returns
 #define CXMAT_FAULT_CRASH 3   // executes an undefined instruction: HardFault
 #define CXMAT_FAULT_SILENT 4  // exits successfully without printing
@@ -92,6 +101,15 @@ namespace {
 
 // The one call that is measured: a frame in, a result out, as in the production loop.
 [[gnu::noinline]] void run_step() { write_result(layer::run(read_frame())); }
+
+// A float's bits, 8 hex digits; an int8's byte, 2.
+[[maybe_unused]] void print_value(harness::line& out, float v) noexcept { out.hex(std::bit_cast<std::uint32_t>(v), 8); }
+[[maybe_unused]] void print_value(harness::line& out, std::int8_t v) noexcept {
+  out.hex(static_cast<std::uint8_t>(v), 2);
+}
+
+[[maybe_unused]] float wrong(float v) noexcept { return v * 1.0001f; }
+[[maybe_unused]] std::int8_t wrong(std::int8_t v) noexcept { return static_cast<std::int8_t>(v == 127 ? 126 : v + 1); }
 
 }  // namespace
 
@@ -102,7 +120,7 @@ int main() {
   }
   const harness::measurement m = harness::measure(run_step);
 #if CXMAT_FIRMWARE_FAULT == CXMAT_FAULT_WRONG
-  attention_out[output::rows / 2][output::cols / 2] = attention_out[output::rows / 2][output::cols / 2] * 1.0001f;
+  attention_out[output::rows / 2][output::cols / 2] = wrong(attention_out[output::rows / 2][output::cols / 2]);
 #elif CXMAT_FIRMWARE_FAULT == CXMAT_FAULT_HANG
   for (volatile bool forever = true; forever;) {
   }
@@ -116,7 +134,10 @@ int main() {
   out.text("layer ").text(layer::name).text(" ").dec(output::rows).text(" ").dec(output::cols).emit();
   for (std::size_t i = 0; i < output::rows; ++i) {
     out.text("row");
-    for (std::size_t j = 0; j < output::cols; ++j) out.text(" ").hex(std::bit_cast<std::uint32_t>(attention_out[i][j]));
+    for (std::size_t j = 0; j < output::cols; ++j) {
+      out.text(" ");
+      print_value(out, attention_out[i][j]);
+    }
     out.emit();
   }
   harness::report(m);
