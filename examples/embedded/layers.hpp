@@ -35,6 +35,16 @@ constexpr M hashed_input(std::uint32_t seed) noexcept {
   return m;
 }
 
+/// No layer at all: the frame copied in and out. Its image is the fixed part of every program
+/// (vector table, start-up, the I/O copies), so a layer's own cost is its image minus this one.
+struct baseline {
+  static constexpr const char* name = "baseline";
+  using input = model::frame;
+  using output = model::frame;
+  static constexpr input make_input() noexcept { return hashed_input<input>(1); }
+  static output run(const input& x) noexcept { return x; }
+};
+
 /// Multi-head self-attention with W_o, n = 8, d_model = 16, H = 2 (model.hpp).
 struct self_attention {
   static constexpr const char* name = "self_attention";

@@ -18,6 +18,7 @@
 #include "layers_q8.hpp"
 #endif
 
+#define CXMAT_STEP_BASELINE 0
 #define CXMAT_STEP_SELF 1
 #define CXMAT_STEP_CROSS 2
 #define CXMAT_STEP_CROSS_FOLDED 3
@@ -28,7 +29,9 @@
 #define CXMAT_EMBEDDED_STEP CXMAT_STEP_SELF
 #endif
 
-#if CXMAT_EMBEDDED_STEP == CXMAT_STEP_SELF
+#if CXMAT_EMBEDDED_STEP == CXMAT_STEP_BASELINE
+using layer = layers::baseline;
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_SELF
 using layer = layers::self_attention;
 #elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_CROSS
 using layer = layers::cross_attention;
