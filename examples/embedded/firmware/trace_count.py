@@ -12,11 +12,23 @@ with the same address as the line before is not counted (no code here branches t
 
 usage: trace_count.py QEMU NM MACHINE ELF MEASURED_FILE LAYER
 """
+import bisect
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+
+def functions(nm, elf):
+    """(address, size, name) of every function in the image, sorted by address."""
+    out = subprocess.run([nm, "-S", "-C", "--defined-only", elf], check=True, capture_output=True, text=True).stdout
+    found = []
+    for line in out.splitlines():
+        parts = line.split(None, 3)
+        if len(parts) == 4 and parts[2] in "tTW":
+            found.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
+    return sorted(found)
 
 
 def symbol(nm, elf, pattern):
@@ -44,7 +56,9 @@ def main():
                         "-singlestep", "-d", "exec,nochain", "-D", log, "-kernel", elf],
                        check=True, capture_output=True, timeout=120)
         trace = re.compile(r"^Trace \d+: \S+ \[[0-9a-f]+/([0-9a-f]+)/")
-        count, inside, previous = 0, False, None
+        table = functions(nm, elf)
+        starts = [f[0] for f in table]
+        count, inside, previous, in_libgcc = 0, False, None, 0
         with open(log) as f:
             for line in f:
                 m = trace.match(line)
@@ -60,6 +74,10 @@ def main():
                     break
                 if inside:
                     count += 1
+                    # The compiler's helpers (libgcc: soft float, 64-bit and division) are named __*.
+                    i = bisect.bisect_right(starts, pc) - 1
+                    if i >= 0 and pc < table[i][0] + table[i][1] and table[i][2].startswith("__"):
+                        in_libgcc += 1
     if count == 0:
         sys.exit("FAIL: run_step never ran in the trace")
     with open(measured_file) as f:
@@ -67,7 +85,8 @@ def main():
     if not m:
         sys.exit(f"FAIL: no measurement for {layer} in {measured_file}")
     systick = int(m.group(1))
-    print(f"{layer} on {machine}: {count} instructions traced, {systick} counted by SysTick")
+    print(f"{layer} on {machine}: {count} instructions traced, {systick} counted by SysTick; "
+          f"{100.0 * in_libgcc / count:.1f} % of them in libgcc's helpers")
     if not 0 <= systick - count <= 2:
         sys.exit("FAIL: the two counts disagree")
 
