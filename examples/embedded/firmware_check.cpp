@@ -63,9 +63,12 @@ struct sampled_float_arithmetic {
   float exp(float x) {
     const float e = std::exp(x);
     switch (rng() % 3) {
-      case 0: return std::nextafter(e, 0.0f);
-      case 1: return std::nextafter(e, 2.0f);
-      default: return e;
+      case 0:
+        return std::nextafter(e, 0.0f);
+      case 1:
+        return std::nextafter(e, 2.0f);
+      default:
+        return e;
     }
   }
 };
@@ -174,9 +177,12 @@ bool parse(std::istream& in, firmware_output& out, std::string& error) {
       out.ended = true;
     }
   }
-  if (out.layer.empty()) error = "no 'layer' line: the firmware printed no result";
-  else if (!out.ended) error = "no 'end' line: the firmware stopped before finishing its report";
-  else if (!out.has_ticks || !out.has_calibration || !out.has_stack) error = "measurements missing";
+  if (out.layer.empty())
+    error = "no 'layer' line: the firmware printed no result";
+  else if (!out.ended)
+    error = "no 'end' line: the firmware stopped before finishing its report";
+  else if (!out.has_ticks || !out.has_calibration || !out.has_stack)
+    error = "measurements missing";
   return error.empty();
 }
 

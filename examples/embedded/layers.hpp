@@ -16,8 +16,8 @@ namespace layers {
 /// A reproducible input value in [-1, 1): a hash of (seed, i, j) scaled by 2^-23. Integer
 /// arithmetic and one exact conversion, so the firmware and the host produce the same bits.
 constexpr float input_value(std::uint32_t seed, std::size_t i, std::size_t j) noexcept {
-  std::uint32_t z = seed * 0x9e3779b9u + static_cast<std::uint32_t>(i) * 0x85ebca6bu +
-                    static_cast<std::uint32_t>(j) * 0xc2b2ae35u;
+  std::uint32_t z =
+      seed * 0x9e3779b9u + static_cast<std::uint32_t>(i) * 0x85ebca6bu + static_cast<std::uint32_t>(j) * 0xc2b2ae35u;
   z = (z ^ (z >> 16)) * 0x7feb352du;
   z = (z ^ (z >> 15)) * 0x846ca68bu;
   z ^= z >> 16;
