@@ -74,7 +74,7 @@ def main():
                     break
                 if inside:
                     count += 1
-                    # The compiler's helpers (libgcc: soft float, 64-bit and division) are named __*.
+                    # libgcc's routines (soft float, 64-bit arithmetic, division) are named __*.
                     i = bisect.bisect_right(starts, pc) - 1
                     if i >= 0 and pc < table[i][0] + table[i][1] and table[i][2].startswith("__"):
                         in_libgcc += 1
@@ -86,7 +86,7 @@ def main():
         sys.exit(f"FAIL: no measurement for {layer} in {measured_file}")
     systick = int(m.group(1))
     print(f"{layer} on {machine}: {count} instructions traced, {systick} counted by SysTick; "
-          f"{100.0 * in_libgcc / count:.1f} % of them in libgcc's helpers")
+          f"{100.0 * in_libgcc / count:.1f} % of them in libgcc routines")
     if not 0 <= systick - count <= 2:
         sys.exit("FAIL: the two counts disagree")
 
