@@ -33,9 +33,9 @@ constexpr matrix<double, 5, 6> y = cxmat::q8::dequantize(y8, cal.output);
 // 3. The float layer, and the check against it in output steps (LSBs, cal.output.scale). This
 // layer is a hard case for int8: d_k = 2 and large projections make the softmax very peaked, so
 // a score off by one step moves weights a lot; the error is 15.6 LSB at worst and 1.9 LSB on
-// average (docs/quantized_accuracy.md, written by benchmarks/quantized/accuracy.cpp). The
-// bounds below guard those figures; the bit-exactness itself is tested against an independent
-// reference in static_tests/quantized and runtime_tests/quantized.
+// average (the accuracy table of docs/quantized.md, printed by benchmarks/quantized/accuracy.cpp).
+// The bounds below guard those figures; the bit-exactness itself is tested against an
+// independent reference in static_tests/quantized and runtime_tests/quantized.
 constexpr matrix<double, 5, 6> y_float = cxmat::multi_head_attention<3>(X, Wq, Wk, Wv);
 constexpr double error_in_lsb(std::size_t i, std::size_t j) {
   const double e = (y(i, j) - y_float(i, j)) / cal.output.scale;

@@ -2,7 +2,7 @@
 // absolute error of the dequantized int8 output, in output steps (LSBs, the output scale), on
 // worksheet 004 and on seeded random layers (calibrated on one input set, measured on the
 // calibration set and on held-out inputs of the same distribution). Prints the Markdown table
-// of docs/quantized_accuracy.md (checked by the CTest entry quantized.accuracy_table).
+// that stands in docs/quantized.md (checked by the CTest entry quantized.accuracy_table).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -1,6 +1,6 @@
 // The int8 layer at n = 8, d_model = 16, H = 2 (d_k = d_v = 8), d_out = 16, as firmware holds it:
-// parameters calibrated in the compiler into flash, one function running the layer. size.sh
-// cross-compiles this file for Cortex-M and reports the function's code size and stack use.
+// parameters calibrated in the compiler into flash, one function running the layer. size.py
+// cross-compiles this file for Cortex-M and reports code size, stack use and the symbols it needs.
 #include <cstdint>
 
 #include <cxmat/quantized/attention.hpp>

@@ -2,17 +2,19 @@
 // arithmetic rewritten plainly with __int128 (tflite_reference.hpp), TFLite's QuantizeMultiplier /
 // PreprocessSoftmaxScaling / CalculateInputRadius written here with std::frexp, std::round and
 // std::floor, and the real softmax (libm) as a sanity bound.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <random>
 
-#include <cxmat/attention/options.hpp>
+#include <cxmat/cxmat.hpp>
 #include <cxmat/quantized.hpp>
 
 #include "catch.hpp"
 #include "quantized/layer_support.hpp"
 #include "quantized/tflite_reference.hpp"
+#include "support/worksheet_data.hpp"
 
 namespace {
 
@@ -201,6 +203,16 @@ void check_random_layer(std::uint64_t seed) {
     };
     check(q8::multi_head_attention(x8, cal.layer), nullptr);
     check(q8::multi_head_attention(x8, cal.layer, cxmat::mask(allowed)), flat_allowed);
+    {
+      std::int8_t probs[H * N * N]{};
+      q8_test::run_reference<N, D, H, D / H, D / H, DO>(cal.layer, x8, flat_allowed, want, probs);
+      const auto got = q8::attention_probabilities(x8, cal.layer, cxmat::mask(allowed));
+      for (std::size_t h = 0; h < H; ++h) {
+        for (std::size_t i = 0; i < N; ++i) {
+          for (std::size_t j = 0; j < N; ++j) REQUIRE(got(h, i, j) == probs[(h * N + i) * N + j]);
+        }
+      }
+    }
     check(q8::multi_head_attention(x8, cal.layer, cxmat::causal), flat_causal);
     check(q8::multi_head_attention(x8, cal.layer, cxmat::key_padding(keep)), flat_keep);
     const auto x8h = q8::quantize(x, heads.input);
@@ -228,4 +240,106 @@ TEST_CASE("a fully masked query row gives the output zero point", "[q8][attentio
   matrix<bool, 4, 4> allowed{{{1, 1, 1, 1}, {0, 0, 0, 0}, {1, 0, 0, 0}, {1, 1, 1, 1}}};
   const auto y = q8::multi_head_attention(q8::quantize(xs[0], cal.input), cal.layer, cxmat::mask(allowed));
   for (std::size_t j = 0; j < 4; ++j) CHECK(y(1, j) == cal.context.zero_point);
+}
+
+namespace {
+// TFLite's ChooseQuantizationParams for int8 (qmin -128, qmax 127), with libm.
+q8::quantization choose_libm(double rmin, double rmax) {
+  rmin = std::min(rmin, 0.0);
+  rmax = std::max(rmax, 0.0);
+  if (rmin == rmax) return {1.0, 0};
+  const double scale = (rmax - rmin) / 255.0;
+  const double zp_min = -128.0 - rmin / scale, zp_max = 127.0 - rmax / scale;
+  const double err_min = 128.0 + std::abs(rmin / scale), err_max = 127.0 + std::abs(rmax / scale);
+  const double zp = err_min < err_max ? zp_min : zp_max;
+  return {scale, static_cast<std::int32_t>(zp < -128 ? -128 : (zp > 127 ? 127 : std::round(zp)))};
+}
+}  // namespace
+
+TEST_CASE("choose_quantization, quantize and dequantize follow TFLite's formulas", "[q8][quantize]") {
+  std::mt19937_64 rng(8);
+  std::uniform_real_distribution<double> u(-10.0, 10.0);
+  for (int t = 0; t < 20000; ++t) {
+    double lo = u(rng), hi = u(rng);
+    if (lo > hi) std::swap(lo, hi);
+    const q8::quantization q = q8::choose_quantization(lo, hi), want = choose_libm(lo, hi);
+    REQUIRE(q.scale == want.scale);
+    REQUIRE(q.zero_point == want.zero_point);
+    matrix<double, 1, 4> m{{{lo, hi, u(rng), 0.0}}};
+    const auto m8 = q8::quantize(m, q);
+    const auto back = q8::dequantize(m8, q);
+    for (std::size_t j = 0; j < 4; ++j) {
+      const double r = std::round(m(0, j) / q.scale) + q.zero_point;
+      REQUIRE(m8(0, j) == static_cast<std::int8_t>(std::clamp(r, -128.0, 127.0)));
+      // Inside the range, the round trip is within half a step.
+      if (m(0, j) >= std::min(lo, 0.0) && m(0, j) <= std::max(hi, 0.0)) {
+        REQUIRE(std::abs(back(0, j) - m(0, j)) <= 0.5 * q.scale * (1 + 1e-12));
+      }
+    }
+    REQUIRE(q8::dequantize(q8::quantize(matrix<double, 1, 1>{}, q), q)(0, 0) == 0.0);  // 0 is exact
+  }
+  CHECK(q8::choose_symmetric_quantization(2.54) == q8::quantization{0.02, 0});
+  CHECK(q8::quantize_bias(matrix<double, 1, 3>{{{0.25, -0.25, 1e12}}}, 0.5) ==
+        matrix<std::int32_t, 1, 3>{{{1, -1, max32}}});  // ties away from zero, saturated
+}
+
+TEST_CASE("calibrate derives every parameter from the float layer's ranges", "[q8][calibrate]") {
+  // Worksheet 004 with W_o, one input; ranges recomputed here with the float API.
+  using namespace worksheet_data::ws004;
+  q8_test::lcg g{3};
+  const auto Wo = q8_test::random_matrix<matrix<double, 6, 6>>(g, 1.0);
+  const cxmat::batch<double, 1, 5, 6> set{{X}};
+  const auto cal = q8::calibrate<3>(set, Wq, Wk, Wv, Wo);
+  const auto range_of = [](const auto& m) {
+    double lo = m(0, 0), hi = m(0, 0);
+    for (std::size_t i = 0; i < m.rows; ++i) for (std::size_t j = 0; j < m.cols; ++j) lo = std::min(lo, m(i, j)), hi = std::max(hi, m(i, j));
+    return choose_libm(lo, hi);
+  };
+  const auto max_abs = [](const auto& m) {
+    double a = 0;
+    for (std::size_t i = 0; i < m.rows; ++i) for (std::size_t j = 0; j < m.cols; ++j) a = std::max(a, std::abs(m(i, j)));
+    return q8::quantization{a / 127.0, 0};
+  };
+  const auto Q = X * Wq, K = X * Wk, V = X * Wv;
+  const auto C = cxmat::multi_head_attention<3>(X, Wq, Wk, Wv), Y = C * Wo;
+  double slo = 1e300, shi = -1e300;  // the scaled scores Q_h·K_hᵀ / √2 of the three heads
+  const auto S0 = cxmat::attention_scores(cxmat::column_block<0, 3>(Q), cxmat::column_block<0, 3>(K));
+  const auto S1 = cxmat::attention_scores(cxmat::column_block<1, 3>(Q), cxmat::column_block<1, 3>(K));
+  const auto S2 = cxmat::attention_scores(cxmat::column_block<2, 3>(Q), cxmat::column_block<2, 3>(K));
+  for (const auto* s : {&S0, &S1, &S2}) {
+    for (std::size_t i = 0; i < 5; ++i) for (std::size_t j = 0; j < 5; ++j) slo = std::min(slo, (*s)(i, j)), shi = std::max(shi, (*s)(i, j));
+  }
+  const auto near = [](q8::quantization a, q8::quantization b) {
+    return std::abs(a.scale / b.scale - 1) < 1e-12 && a.zero_point == b.zero_point;
+  };
+  CHECK(near(cal.input, range_of(X)));
+  CHECK(near(cal.query, range_of(Q)));
+  CHECK(near(cal.key, range_of(K)));
+  CHECK(near(cal.value, range_of(V)));
+  CHECK(near(cal.scores, choose_libm(slo, shi)));
+  CHECK(near(cal.context, range_of(C)));
+  CHECK(near(cal.output, range_of(Y)));
+  CHECK(near(cal.wq, max_abs(Wq)));
+  CHECK(near(cal.wo, max_abs(Wo)));
+  // Weights in TFLite's [out, in] layout, rounded half away from zero.
+  for (std::size_t i = 0; i < 6; ++i) {
+    for (std::size_t j = 0; j < 6; ++j) {
+      CHECK(cal.layer.wq(j, i) == static_cast<std::int8_t>(std::round(Wq(i, j) / cal.wq.scale)));
+      CHECK(cal.layer.wo(j, i) == static_cast<std::int8_t>(std::round(Wo(i, j) / cal.wo.scale)));
+    }
+  }
+  // Multipliers: the products' real factors, 1/√d_k in the scores', softmax from the scores' scale.
+  const auto m = [](double real) { return quantize_multiplier_libm(real); };
+  CHECK(cal.layer.query.output == m(cal.input.scale * cal.wq.scale / cal.query.scale));
+  CHECK(cal.layer.value.output == m(cal.input.scale * cal.wv.scale / cal.value.scale));
+  CHECK(cal.layer.scores.output == m(cal.query.scale * cal.key.scale / std::sqrt(2.0) / cal.scores.scale));
+  CHECK(cal.layer.context.output == m(cal.value.scale / 256.0 / cal.context.scale));
+  CHECK(cal.layer.output.output == m(cal.context.scale * cal.wo.scale / cal.output.scale));
+  CHECK(cal.layer.softmax == softmax_params_libm(cal.scores.scale, 1.0));
+  CHECK(cal.layer.query.lhs_offset == -cal.input.zero_point);
+  CHECK(cal.layer.scores.lhs_offset == -cal.query.zero_point);
+  CHECK(cal.layer.scores.rhs_offset == -cal.key.zero_point);
+  CHECK(cal.layer.context.lhs_offset == 128);
+  CHECK(cal.layer.context.rhs_offset == -cal.value.zero_point);
+  CHECK(cal.layer.output.output_offset == cal.output.zero_point);
 }

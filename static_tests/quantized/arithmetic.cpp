@@ -117,6 +117,13 @@ static_assert(q8::matmul_transposed(a, bt, relu) == matrix<std::int8_t, 2, 2>{{{
 constexpr q8::matmul_params big{0, 0, 0, {1 << 30, 8}};  // a·btᵀ = [17 -9; 9 -53], ·128: clamped to int8
 static_assert(q8::matmul_transposed(a, bt, big) == matrix<std::int8_t, 2, 2>{{{127, -128}, {127, -128}}});
 
+// The batched product is the product of each item (arm_batch_matmul_s8 without broadcasting).
+constexpr cxmat::batch<std::int8_t, 2, 2, 2> ab{{a, bt}}, btb{{bt, a}};
+constexpr auto batched = q8::matmul_transposed(ab, btb, half);
+static_assert(batched[0] == q8::matmul_transposed(a, bt, half) && batched[1] == q8::matmul_transposed(bt, a, half));
+static_assert([](const auto& x, const auto& y) { return !requires { q8::matmul_transposed(x, y, half); }; }(
+    ab, cxmat::batch<std::int8_t, 3, 2, 2>{}));
+
 // Shapes are checked in the type: the depth K must agree and the bias is 1 x C.
 constexpr matrix<std::int8_t, 2, 3> a3{};
 static_assert([](const auto& x, const auto& y) { return !requires { q8::matmul_transposed(x, y, half); }; }(a3, bt));

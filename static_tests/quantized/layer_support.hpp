@@ -32,7 +32,7 @@ struct flat_layer {
 
 template <std::size_t N, std::size_t DM, std::size_t H, std::size_t DK, std::size_t DV, std::size_t DO, class L>
 constexpr void run_reference(const L& layer, const cxmat::matrix<std::int8_t, N, DM>& x, const bool* mask,
-                             std::int8_t* y) {
+                             std::int8_t* y, std::int8_t* probs = nullptr) {
   flat_layer<DM, H, DK, DV, DO> f{};
   flatten(layer.wq, f.wq), flatten(layer.wk, f.wk), flatten(layer.wv, f.wv);
   flatten(layer.bq, f.bq), flatten(layer.bk, f.bk), flatten(layer.bv, f.bv);
@@ -45,7 +45,7 @@ constexpr void run_reference(const L& layer, const cxmat::matrix<std::int8_t, N,
   }
   std::int8_t xf[N * DM]{};
   flatten(x, xf);
-  q8_ref::attention(r, xf, mask, y);
+  q8_ref::attention(r, xf, mask, y, probs);
 }
 
 // A seeded float layer and input set: values uniform in [-1, 1) from a 64-bit LCG (Knuth's MMIX

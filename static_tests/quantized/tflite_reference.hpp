@@ -65,7 +65,7 @@ constexpr void matmul_t(const std::int8_t* a, const std::int8_t* bt, const std::
   }
 }
 
-// Fixed-point helpers of the softmax, as the TFLite/gemmlowp documentation states them: a Q(m)
+// Fixed-point pieces of the softmax, as the TFLite/gemmlowp documentation states them: a Q(m)
 // number with raw value v stands for v / 2^(31-m); products of Qa and Qb numbers are Q(a+b).
 constexpr std::int32_t sat_mul_pot(std::int32_t x, int e) {  // x·2^e saturated (e > 0)
   return saturate32(i128{x} * (i128{1} << e));
@@ -151,8 +151,9 @@ struct layer_ref {
   product query, key, value, scores, context, output;
   softmax_p sm;
 };
-// mask: n x n (true = may attend) or null.
-constexpr void attention(const layer_ref& l, const std::int8_t* x, const bool* mask, std::int8_t* y) {
+// mask: n x n (true = may attend) or null; probs, when not null, receives H x n x n probabilities.
+constexpr void attention(const layer_ref& l, const std::int8_t* x, const bool* mask, std::int8_t* y,
+                         std::int8_t* probs = nullptr) {
   std::int8_t q[32 * 32]{}, k[32 * 32]{}, v[32 * 32]{}, c[32 * 32]{};
   const std::size_t qw = l.h * l.dk, vw = l.h * l.dv;
   matmul_t(x, l.wq, l.bq, l.n, qw, l.dm, l.query, q);
@@ -169,6 +170,9 @@ constexpr void attention(const layer_ref& l, const std::int8_t* x, const bool* m
     }
     matmul_t(qh, kh, nullptr, l.n, l.n, l.dk, l.scores, s);
     for (std::size_t i = 0; i < l.n; ++i) softmax(s + i * l.n, s + i * l.n, l.n, mask ? mask + i * l.n : nullptr, l.sm);
+    if (probs) {
+      for (std::size_t t = 0; t < l.n * l.n; ++t) probs[hd * l.n * l.n + t] = s[t];
+    }
     matmul_t(s, vth, nullptr, l.n, l.dv, l.n, l.context, ch);
     for (std::size_t i = 0; i < l.n; ++i) {
       for (std::size_t t = 0; t < l.dv; ++t) c[i * vw + hd * l.dv + t] = ch[i * l.dv + t];

@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include <cxmat/attention/options.hpp>
+#include <cxmat/core/batch.hpp>
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/quantized/matmul.hpp>
@@ -80,17 +81,20 @@ constexpr bool allows(const causal_mask<A>& /*o*/, std::size_t i, std::size_t j)
   return j <= i;  // L = S: both alignments are the same triangle
 }
 
-// The heads, written into ctx (n x H·DV). Row by row, so that the only temporaries are K, V
-// and one row each of Q, scores and mask.
-template <std::size_t N, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>
-constexpr void heads_into(const std::int8_t (*x)[DModel], const attention_heads<DModel, H, DK, DV>& l,
-                          std::int8_t (*ctx)[H * DV], const O&... opts) noexcept {
+// The heads, row by row: for each query row i, the concatenated heads' row C_i (1 x H·DV) is
+// handed to emit(i, C_i). The only temporaries are K, V and one row each of Q, scores, mask and
+// C, so neither Q, the scores, the probabilities nor C is ever stored whole.
+// probs, when not null, receives every head's probabilities (H x N x N).
+template <std::size_t N, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class Emit, class Probs,
+          class... O>
+constexpr void heads_by_row(const std::int8_t (*x)[DModel], const attention_heads<DModel, H, DK, DV>& l, Emit emit,
+                            Probs* probs, const O&... opts) noexcept {
   constexpr std::size_t qw = H * DK, vw = H * DV;
   std::int8_t k[N][qw]{}, v[N][vw]{};
   matmul_transposed_kernel(rows_of<DModel>{x, 0}, rows_of<DModel>{l.wk.elems, 0}, N, qw, DModel, l.bk.elems[0], l.key, k, 0);
   matmul_transposed_kernel(rows_of<DModel>{x, 0}, rows_of<DModel>{l.wv.elems, 0}, N, vw, DModel, l.bv.elems[0], l.value, v, 0);
   for (std::size_t i = 0; i < N; ++i) {
-    std::int8_t q[1][qw]{}, p[1][N]{};
+    std::int8_t q[1][qw]{}, p[1][N]{}, c[1][vw]{};
     bool keep[N]{};
     for (std::size_t j = 0; j < N; ++j) keep[j] = (true && ... && allows(opts, i, j));
     matmul_transposed_kernel(rows_of<DModel>{x + i, 0}, rows_of<DModel>{l.wq.elems, 0}, 1, qw, DModel, l.bq.elems[0],
@@ -98,10 +102,13 @@ constexpr void heads_into(const std::int8_t (*x)[DModel], const attention_heads<
     for (std::size_t h = 0; h < H; ++h) {
       matmul_transposed_kernel(rows_of<qw>{q, h * DK}, rows_of<qw>{k, h * DK}, 1, N, DK, nullptr, l.scores, p, 0);
       softmax_row(p[0], p[0], N, sizeof...(O) == 0 ? nullptr : keep, l.softmax);
-      // C_i,h(j) = Σ_t p(t)·V(t, h·DV + j): V read down its columns.
-      matmul_transposed_kernel(rows_of<N>{p, 0}, columns_of<vw>{v, h * DV}, 1, DV, N, nullptr, l.context, ctx + i,
-                               h * DV);
+      if constexpr (!std::is_same_v<Probs, std::nullptr_t>) {
+        for (std::size_t j = 0; j < N; ++j) probs->items[h].elems[i][j] = p[0][j];
+      }
+      // C_i(h·DV + j) = Σ_t p(t)·V(t, h·DV + j): V read down its columns.
+      matmul_transposed_kernel(rows_of<N>{p, 0}, columns_of<vw>{v, h * DV}, 1, DV, N, nullptr, l.context, c, h * DV);
     }
+    emit(i, c);
   }
 }
 
@@ -119,7 +126,12 @@ constexpr matrix<std::int8_t, N, H * DV> multi_head_attention(const matrix<std::
   static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && N.size <= max_matmul_depth,
                 "q8::multi_head_attention: n or d_model too large for the int8 kernels");
   matrix<std::int8_t, N, H * DV> ctx{};
-  detail::heads_into<N.size>(x.elems, heads, ctx.elems, opts...);
+  detail::heads_by_row<N.size>(
+      x.elems, heads,
+      [&ctx](std::size_t i, const std::int8_t (*c)[H * DV]) {
+        for (std::size_t j = 0; j < H * DV; ++j) ctx.elems[i][j] = c[0][j];
+      },
+      static_cast<std::nullptr_t*>(nullptr), opts...);
   return ctx;
 }
 
@@ -133,13 +145,38 @@ constexpr matrix<std::int8_t, N, DOut> multi_head_attention(const matrix<std::in
                                                             const O&... opts) noexcept {
   static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && H * DV <= max_matmul_depth,
                 "q8::multi_head_attention: n or d_model too large for the int8 kernels");
-  std::int8_t ctx[N.size][H * DV]{};
-  detail::heads_into<N.size>(x.elems, static_cast<const attention_heads<DModel, H, DK, DV>&>(layer), ctx, opts...);
   matrix<std::int8_t, N, DOut> out{};
-  detail::matmul_transposed_kernel(detail::rows_of<H * DV>{ctx, 0}, detail::rows_of<H * DV>{layer.wo.elems, 0}, N.size,
-                                   DOut, H * DV, layer.bo.elems[0], layer.output, out.elems, 0);
+  // Y_i = C_i·Woᵀ + bo as soon as C_i is known.
+  detail::heads_by_row<N.size>(
+      x.elems, static_cast<const attention_heads<DModel, H, DK, DV>&>(layer),
+      [&out, &layer](std::size_t i, const std::int8_t (*c)[H * DV]) {
+        detail::matmul_transposed_kernel(detail::rows_of<H * DV>{c, 0}, detail::rows_of<H * DV>{layer.wo.elems, 0}, 1,
+                                         DOut, H * DV, layer.bo.elems[0], layer.output, out.elems + i, 0);
+      },
+      static_cast<std::nullptr_t*>(nullptr), opts...);
   return out;
 }
+
+/// Every head's int8 attention probabilities, H x n x n (scale 1/256, zero point -128: real
+/// weight = (p + 128) / 256), as the layer computes them; masked keys are -128 (weight 0). For
+/// attention_heads or attention_layer (the output projection plays no part). Options as above.
+template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>
+  requires InputFitsLayer<DM, DModel> && (QuantizedMaskFits<O, N> && ...)
+constexpr batch<std::int8_t, H, N, N> attention_probabilities(const matrix<std::int8_t, N, DM>& x,
+                                                              const attention_heads<DModel, H, DK, DV>& heads,
+                                                              const O&... opts) noexcept {
+  static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && N.size <= max_matmul_depth,
+                "q8::attention_probabilities: n or d_model too large for the int8 kernels");
+  batch<std::int8_t, H, N, N> probs{};
+  detail::heads_by_row<N.size>(x.elems, heads, [](std::size_t, const std::int8_t (*)[H * DV]) {}, &probs, opts...);
+  return probs;
+}
+
+/// Shape error: q8::attention_probabilities(x, layer) with x's width other than the layer's d_model.
+template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>
+  requires(!InputFitsLayer<DM, DModel>)
+shape_error::q8_attention_x_cols_must_equal_layer_d_model<dim_of<DM>, DModel> attention_probabilities(
+    const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV>& heads, const O&... opts) noexcept;
 
 /// Shape error: q8::multi_head_attention(x, layer) with x's width other than the layer's d_model.
 template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <cxmat/core/batch.hpp>
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/core/shape_rules.hpp>
@@ -133,5 +134,34 @@ decltype(cxmat::detail::first_failure<
                               shape_error::matmul_transposed_bias_must_be_1_by_bt_rows<dim_of<C>, dim_of<CB>>>>::error())
 matmul_transposed(const matrix<std::int8_t, R, K1>& a, const matrix<std::int8_t, C, K2>& bt,
                   const matrix<std::int32_t, 1, CB>& bias, const matmul_params& params) noexcept;
+
+/// The batched product, arm_batch_matmul_s8 (and TFLite's int8 BATCH_MATMUL with adj_y) on B
+/// items without broadcasting: item b of the result is matmul_transposed(a[b], bt[b], params).
+/// a is B x R x K, bt is B x C x K, the result B x R x C.
+template <extent B1, extent R, extent K1, extent B2, extent C, extent K2>
+  requires BatchSizesMatch<B1, B2> && TransposedDepthsMatch<K1, K2>
+constexpr batch<std::int8_t, B1, R, C> matmul_transposed(const batch<std::int8_t, B1, R, K1>& a,
+                                                         const batch<std::int8_t, B2, C, K2>& bt,
+                                                         const matmul_params& params) noexcept {
+  static_assert(K1.size <= max_matmul_depth, "matmul_transposed(a, bt): K above max_matmul_depth may overflow int32");
+  batch<std::int8_t, B1, R, C> out{};
+  for (std::size_t b = 0; b < B1.size; ++b) {
+    detail::matmul_transposed_kernel(detail::rows_of<K1.size>{a.items[b].elems, 0},
+                                     detail::rows_of<K2.size>{bt.items[b].elems, 0}, R.size, C.size, K1.size, nullptr,
+                                     params, out.items[b].elems, 0);
+  }
+  return out;
+}
+
+/// Shape error: the batched matmul_transposed with different batch sizes or depths; the first
+/// broken rule is reported.
+template <extent B1, extent R, extent K1, extent B2, extent C, extent K2>
+  requires(!(BatchSizesMatch<B1, B2> && TransposedDepthsMatch<K1, K2>))
+decltype(cxmat::detail::first_failure<
+         cxmat::detail::check<BatchSizesMatch<B1, B2>, cxmat::shape_error::batch_sizes_must_match<dim_of<B1>, dim_of<B2>>>,
+         cxmat::detail::check<TransposedDepthsMatch<K1, K2>,
+                              shape_error::matmul_transposed_a_cols_must_equal_bt_cols<dim_of<K1>, dim_of<K2>>>>::error())
+matmul_transposed(const batch<std::int8_t, B1, R, K1>& a, const batch<std::int8_t, B2, C, K2>& bt,
+                  const matmul_params& params) noexcept;
 
 }  // namespace cxmat::q8

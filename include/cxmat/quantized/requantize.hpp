@@ -31,7 +31,8 @@ constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std
 /// x / 2^exponent rounded to nearest, ties away from zero (gemmlowp's RoundingDivideByPOT).
 /// exponent in [0, 31].
 constexpr std::int32_t rounding_divide_by_pot(std::int32_t x, std::int32_t exponent) noexcept {
-  const auto mask = static_cast<std::int32_t>((std::int64_t{1} << exponent) - 1);
+  // 32-bit arithmetic only (no 64-bit shift routine on Cortex-M0): 2^31 - 1 still fits.
+  const auto mask = static_cast<std::int32_t>((std::uint32_t{1} << exponent) - 1U);
   const std::int32_t remainder = x & mask;
   const std::int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
   return (x >> exponent) + (remainder > threshold ? 1 : 0);

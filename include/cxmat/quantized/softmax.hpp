@@ -97,25 +97,30 @@ constexpr std::int32_t one_over_one_plus_x_for_x_in_0_1(std::int32_t a) noexcept
 /// probability 0, i.e. -128). A row with no entry taking part is all -128. n <= max_softmax_row.
 constexpr void softmax_row(const std::int8_t* in, std::int8_t* out, std::size_t n, const bool* keep,
                            const softmax_params& p) noexcept {
-  std::int32_t max = std::numeric_limits<std::int32_t>::min();
+  bool any = false;
+  std::int32_t max = -128;
   for (std::size_t c = 0; c < n; ++c) {
-    if ((keep == nullptr || keep[c]) && in[c] > max) max = in[c];
+    if (keep == nullptr || keep[c]) {
+      max = !any || in[c] > max ? in[c] : max;
+      any = true;
+    }
+  }
+  if (!any) {  // a fully masked row: every probability 0
+    for (std::size_t c = 0; c < n; ++c) out[c] = -128;
+    return;
   }
   // exp of the scaled difference d = in[c] - max, or -1 when the entry takes no part.
   const auto exp_of = [&](std::size_t c) -> std::int32_t {
+    if (keep != nullptr && !keep[c]) return -1;
     const std::int32_t d = in[c] - max;
-    if ((keep != nullptr && !keep[c]) || d < p.diff_min) return -1;
+    if (d < p.diff_min) return -1;
     return exp_on_negative_values(
         saturating_rounding_doubling_high_mul(wrapping_shift_left(d, p.left_shift), p.multiplier));
   };
-  std::int32_t sum = 0;  // Q12.19
+  std::int32_t sum = 0;  // Q12.19; at least 2^19, the max's own term
   for (std::size_t c = 0; c < n; ++c) {
     const std::int32_t e = exp_of(c);
     if (e >= 0) sum += rounding_divide_by_pot(e, 12);
-  }
-  if (sum == 0) {  // only when no entry takes part: the max itself always contributes 2^19
-    for (std::size_t c = 0; c < n; ++c) out[c] = -128;
-    return;
   }
   // 1 / sum: sum = 2^(12 - headroom) · (1 + f), f in [0, 1).
   const auto headroom = static_cast<std::int32_t>(std::countl_zero(static_cast<std::uint32_t>(sum)));

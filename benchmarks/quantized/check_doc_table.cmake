@@ -1,0 +1,23 @@
+# Runs a program that prints a Markdown table and fails unless the table stands verbatim in a doc
+# between the lines "<!-- begin: NAME -->" and "<!-- end: NAME -->".
+# Usage: cmake -DGENERATOR=<exe> -DDOC=<file.md> -DNAME=<marker name> -P check_doc_table.cmake
+execute_process(COMMAND "${GENERATOR}" OUTPUT_VARIABLE generated RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${GENERATOR} failed with ${rc}")
+endif()
+file(READ "${DOC}" doc)
+set(begin "<!-- begin: ${NAME} -->\n")
+set(end "<!-- end: ${NAME} -->")
+string(FIND "${doc}" "${begin}" b)
+string(FIND "${doc}" "${end}" e)
+if(b EQUAL -1 OR e EQUAL -1)
+  message(FATAL_ERROR "${DOC}: no '${begin}' ... '${end}' section")
+endif()
+string(LENGTH "${begin}" blen)
+math(EXPR start "${b} + ${blen}")
+math(EXPR len "${e} - ${start}")
+string(SUBSTRING "${doc}" ${start} ${len} documented)
+if(NOT documented STREQUAL generated)
+  message(FATAL_ERROR "The table in ${DOC} is not what ${GENERATOR} prints now:\n${generated}")
+endif()
+message(STATUS "${DOC}: the ${NAME} table matches its program")

@@ -1,0 +1,14 @@
+// matmul_transposed(a, bt, bias): one int32 bias per output column, 1 x C with C = bt.rows.
+// Expect: matmul_transposed_bias_must_be_1_by_bt_rows
+#include <cstdint>
+
+#include <cxmat/quantized/matmul.hpp>
+
+constexpr cxmat::matrix<std::int8_t, 2, 3> a{};
+constexpr cxmat::matrix<std::int8_t, 4, 3> bt{};
+#ifdef CXMAT_COMPILE_FAIL
+constexpr cxmat::matrix<std::int32_t, 1, 3> bias{};  // sized by K instead of C
+#else
+constexpr cxmat::matrix<std::int32_t, 1, 4> bias{};
+#endif
+inline constexpr auto y = cxmat::q8::matmul_transposed(a, bt, bias, cxmat::q8::matmul_params{0, 0, 0, {1 << 30, 0}});

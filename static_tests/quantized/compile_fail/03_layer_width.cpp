@@ -1,0 +1,13 @@
+// q8::multi_head_attention(x, layer): x is n x d_model of the layer it runs through.
+// Expect: q8_attention_x_cols_must_equal_layer_d_model
+#include <cstdint>
+
+#include <cxmat/quantized/attention.hpp>
+
+constexpr cxmat::q8::attention_heads<4, 2, 2, 2> heads{};
+#ifdef CXMAT_COMPILE_FAIL
+constexpr cxmat::matrix<std::int8_t, 3, 5> x{};
+#else
+constexpr cxmat::matrix<std::int8_t, 3, 4> x{};
+#endif
+inline constexpr auto y = cxmat::q8::multi_head_attention(x, heads);
