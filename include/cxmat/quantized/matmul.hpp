@@ -57,14 +57,41 @@ template <std::size_t Cols>
 struct rows_of {
   const std::int8_t (*p)[Cols];
   std::size_t col0;
-  constexpr std::int32_t at(std::size_t r, std::size_t k) const noexcept { return p[r][col0 + k]; }
+  constexpr const std::int8_t* row(std::size_t r) const noexcept { return p[r] + col0; }
 };
 template <std::size_t Cols>
 struct columns_of {
   const std::int8_t (*p)[Cols];
   std::size_t col0;
-  constexpr std::int32_t at(std::size_t r, std::size_t k) const noexcept { return p[k][col0 + r]; }
 };
+
+// Σ_k (a(i,k) + lhs_offset)·(b(j,k) + rhs_offset). Four terms per statement: the constant
+// evaluator counts steps per statement and loop iteration, so this is what lets larger layers
+// evaluate within the default limits (integer sums are exact in any order: no overflow below
+// max_matmul_depth).
+template <std::size_t ACols, std::size_t BCols>
+constexpr std::int32_t dot(const rows_of<ACols>& a, const rows_of<BCols>& b, std::size_t i, std::size_t j,
+                           std::size_t depth, std::int32_t lo, std::int32_t ro) noexcept {
+  const std::int8_t* pa = a.row(i);
+  const std::int8_t* pb = b.row(j);
+  std::int32_t acc = 0;
+  std::size_t k = 0;
+  for (; k + 4 <= depth; k += 4) {
+    acc += (pa[k] + lo) * (pb[k] + ro) + (pa[k + 1] + lo) * (pb[k + 1] + ro) + (pa[k + 2] + lo) * (pb[k + 2] + ro) +
+           (pa[k + 3] + lo) * (pb[k + 3] + ro);
+  }
+  for (; k < depth; ++k) acc += (pa[k] + lo) * (pb[k] + ro);
+  return acc;
+}
+template <std::size_t ACols, std::size_t BCols>
+constexpr std::int32_t dot(const rows_of<ACols>& a, const columns_of<BCols>& b, std::size_t i, std::size_t j,
+                           std::size_t depth, std::int32_t lo, std::int32_t ro) noexcept {
+  const std::int8_t* pa = a.row(i);
+  const std::size_t c = b.col0 + j;
+  std::int32_t acc = 0;
+  for (std::size_t k = 0; k < depth; ++k) acc += (pa[k] + lo) * (b.p[k][c] + ro);
+  return acc;
+}
 
 // out[i][out_col0 + j] = clamp(requantize(Σ_k (a(i,k) + lhs_offset)·(b(j,k) + rhs_offset) + bias[j])
 // + output_offset), for i < rows, j < cols, k < depth. bias may be null.
@@ -74,12 +101,10 @@ constexpr void matmul_transposed_kernel(A a, B b, std::size_t rows, std::size_t 
                                         std::int8_t (*out)[OutCols], std::size_t out_col0) noexcept {
   for (std::size_t i = 0; i < rows; ++i) {
     for (std::size_t j = 0; j < cols; ++j) {
-      std::int32_t acc = 0;
-      for (std::size_t k = 0; k < depth; ++k) acc += (a.at(i, k) + p.lhs_offset) * (b.at(j, k) + p.rhs_offset);
-      if (bias != nullptr) acc += bias[j];
-      std::int32_t v = requantize(acc, p.output) + p.output_offset;
-      v = v < p.activation_min ? p.activation_min : (v > p.activation_max ? p.activation_max : v);
-      out[i][out_col0 + j] = static_cast<std::int8_t>(v);
+      const std::int32_t acc = dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset) + (bias != nullptr ? bias[j] : 0);
+      const std::int32_t v = requantize(acc, p.output) + p.output_offset;
+      out[i][out_col0 + j] = static_cast<std::int8_t>(v < p.activation_min ? p.activation_min
+                                                      : (v > p.activation_max ? p.activation_max : v));
     }
   }
 }

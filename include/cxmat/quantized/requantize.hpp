@@ -21,21 +21,24 @@ struct requantizer {
 /// rounded to nearest with ties toward +infinity (the nudge and the truncating division round a
 /// negative tie toward zero); the one overflowing case, INT32_MIN · INT32_MIN, gives INT32_MAX.
 constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std::int32_t b) noexcept {
-  if (a == b && a == std::numeric_limits<std::int32_t>::min()) return std::numeric_limits<std::int32_t>::max();
+  // Few statements on purpose: the constant evaluator's step limit counts them (softmax calls
+  // this about thirty times per entry). Division truncates toward zero; with the sign-dependent
+  // nudge that is floor(a·b / 2^31 + 1/2).
   const std::int64_t ab = std::int64_t{a} * std::int64_t{b};
-  const std::int64_t nudge = ab >= 0 ? (std::int64_t{1} << 30) : 1 - (std::int64_t{1} << 30);
-  // Division truncates toward zero; with the sign-dependent nudge that is floor(a·b / 2^31 + 1/2).
-  return static_cast<std::int32_t>((ab + nudge) / (std::int64_t{1} << 31));
+  return a == b && a == std::numeric_limits<std::int32_t>::min()
+             ? std::numeric_limits<std::int32_t>::max()
+             : static_cast<std::int32_t>((ab + (ab >= 0 ? std::int64_t{1} << 30 : 1 - (std::int64_t{1} << 30))) /
+                                         (std::int64_t{1} << 31));
 }
 
 /// x / 2^exponent rounded to nearest, ties away from zero (gemmlowp's RoundingDivideByPOT).
 /// exponent in [0, 31].
 constexpr std::int32_t rounding_divide_by_pot(std::int32_t x, std::int32_t exponent) noexcept {
-  // 32-bit arithmetic only (no 64-bit shift routine on Cortex-M0): 2^31 - 1 still fits.
-  const auto mask = static_cast<std::int32_t>((std::uint32_t{1} << exponent) - 1U);
-  const std::int32_t remainder = x & mask;
-  const std::int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
-  return (x >> exponent) + (remainder > threshold ? 1 : 0);
+  // 32-bit arithmetic only (no 64-bit shift routine on Cortex-M0): 2^31 - 1 still fits. One
+  // declaration statement, for the constant evaluator's step count.
+  const auto mask = static_cast<std::int32_t>((std::uint32_t{1} << exponent) - 1U),
+             threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return (x >> exponent) + ((x & mask) > threshold ? 1 : 0);
 }
 
 /// x · 2^exponent in two's complement, wrapping like the `x * (1 << shift)` of TFLite and
@@ -49,10 +52,9 @@ constexpr std::int32_t wrapping_shift_left(std::int32_t x, std::int32_t exponent
 /// results can differ by one from round(acc · m); that is the reference behaviour, kept on purpose.
 /// shift in [-31, 30].
 constexpr std::int32_t requantize(std::int32_t acc, requantizer r) noexcept {
-  const std::int32_t left = r.shift > 0 ? r.shift : 0;
-  const std::int32_t right = r.shift > 0 ? 0 : -r.shift;
-  return rounding_divide_by_pot(saturating_rounding_doubling_high_mul(wrapping_shift_left(acc, left), r.multiplier),
-                                right);
+  return rounding_divide_by_pot(
+      saturating_rounding_doubling_high_mul(wrapping_shift_left(acc, r.shift > 0 ? r.shift : 0), r.multiplier),
+      r.shift > 0 ? 0 : -r.shift);
 }
 
 /// The requantizer of a real factor (TFLite's QuantizeMultiplier): real = q · 2^shift with

@@ -92,49 +92,44 @@ constexpr std::int32_t one_over_one_plus_x_for_x_in_0_1(std::int32_t a) noexcept
   return saturating_shift_left(x, 1);
 }
 
-/// One row of arm_softmax_s8: in and out hold n int8 values (they may be the same array); keep,
+/// One row of arm_softmax_s8: in and out hold N int8 values (they may be the same array); keep,
 /// when not null, says which entries take part (the others, as entries below diff_min, get
-/// probability 0, i.e. -128). A row with no entry taking part is all -128. n <= max_softmax_row.
-constexpr void softmax_row(const std::int8_t* in, std::int8_t* out, std::size_t n, const bool* keep,
-                           const softmax_params& p) noexcept {
+/// probability 0, i.e. -128). A row with no entry taking part is all -128. N <= max_softmax_row.
+/// Each entry's exp is computed once and kept (4·N bytes of stack), where the reference kernels
+/// compute it twice; the values are the same.
+template <std::size_t N>
+constexpr void softmax_row(const std::int8_t* in, std::int8_t* out, const bool* keep, const softmax_params& p) noexcept {
   bool any = false;
   std::int32_t max = -128;
-  for (std::size_t c = 0; c < n; ++c) {
+  for (std::size_t c = 0; c < N; ++c) {
     if (keep == nullptr || keep[c]) {
       max = !any || in[c] > max ? in[c] : max;
       any = true;
     }
   }
-  if (!any) {  // a fully masked row: every probability 0
-    for (std::size_t c = 0; c < n; ++c) out[c] = -128;
-    return;
-  }
-  // exp of the scaled difference d = in[c] - max, or -1 when the entry takes no part.
-  const auto exp_of = [&](std::size_t c) -> std::int32_t {
-    if (keep != nullptr && !keep[c]) return -1;
+  // e[c]: exp of the scaled difference d = in[c] - max in Q0.31, or -1 when the entry takes no
+  // part (masked, or d below diff_min). sum: Q12.19, at least 2^19 (the max's own term).
+  std::int32_t e[N]{}, sum = 0;
+  for (std::size_t c = 0; c < N; ++c) {
     const std::int32_t d = in[c] - max;
-    if (d < p.diff_min) return -1;
-    return exp_on_negative_values(
-        saturating_rounding_doubling_high_mul(wrapping_shift_left(d, p.left_shift), p.multiplier));
-  };
-  std::int32_t sum = 0;  // Q12.19; at least 2^19, the max's own term
-  for (std::size_t c = 0; c < n; ++c) {
-    const std::int32_t e = exp_of(c);
-    if (e >= 0) sum += rounding_divide_by_pot(e, 12);
+    e[c] = !any || (keep != nullptr && !keep[c]) || d < p.diff_min
+               ? -1
+               : exp_on_negative_values(
+                     saturating_rounding_doubling_high_mul(wrapping_shift_left(d, p.left_shift), p.multiplier));
+    sum += e[c] >= 0 ? rounding_divide_by_pot(e[c], 12) : 0;
+  }
+  if (!any) {  // a fully masked row: every probability 0
+    for (std::size_t c = 0; c < N; ++c) out[c] = -128;
+    return;
   }
   // 1 / sum: sum = 2^(12 - headroom) · (1 + f), f in [0, 1).
   const auto headroom = static_cast<std::int32_t>(std::countl_zero(static_cast<std::uint32_t>(sum)));
   const auto f = static_cast<std::int32_t>((static_cast<std::uint32_t>(sum) << headroom) - (std::uint32_t{1} << 31));
-  const std::int32_t reciprocal = one_over_one_plus_x_for_x_in_0_1(f);
-  const std::int32_t exponent = (12 - headroom) + 31 - 8;
-  for (std::size_t c = 0; c < n; ++c) {
-    const std::int32_t e = exp_of(c);
-    std::int32_t v = -128;
-    if (e >= 0) {
-      v = rounding_divide_by_pot(saturating_rounding_doubling_high_mul(reciprocal, e), exponent) - 128;
-      v = v > 127 ? 127 : v;
-    }
-    out[c] = static_cast<std::int8_t>(v);
+  const std::int32_t reciprocal = one_over_one_plus_x_for_x_in_0_1(f), exponent = (12 - headroom) + 31 - 8;
+  for (std::size_t c = 0; c < N; ++c) {
+    const std::int32_t v =
+        e[c] < 0 ? -128 : rounding_divide_by_pot(saturating_rounding_doubling_high_mul(reciprocal, e[c]), exponent) - 128;
+    out[c] = static_cast<std::int8_t>(v > 127 ? 127 : v);
   }
 }
 
@@ -147,7 +142,7 @@ template <extent R, extent C>
 constexpr matrix<std::int8_t, R, C> softmax_rows(const matrix<std::int8_t, R, C>& m, const softmax_params& params) noexcept {
   static_assert(C.size <= max_softmax_row, "softmax_rows(m, params): rows longer than 511 are not supported");
   matrix<std::int8_t, R, C> out{};
-  for (std::size_t i = 0; i < R.size; ++i) detail::softmax_row(m.elems[i], out.elems[i], C.size, nullptr, params);
+  for (std::size_t i = 0; i < R.size; ++i) detail::softmax_row<C.size>(m.elems[i], out.elems[i], nullptr, params);
   return out;
 }
 

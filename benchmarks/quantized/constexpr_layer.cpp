@@ -1,0 +1,36 @@
+// Calibration and the int8 layer in one constant expression, at a size given by macros
+// (CXMAT_Q8_N tokens, CXMAT_Q8_D = d_model = d_out, CXMAT_Q8_H heads, CXMAT_Q8_B calibration
+// inputs): constexpr_reach.py compiles it at growing sizes with the compilers' default constexpr
+// limits and reports which sizes fit and how long each compilation takes.
+#include <cstdint>
+
+#include <cxmat/quantized.hpp>
+
+namespace {
+using cxmat::matrix;
+
+template <class M>
+constexpr M seeded(std::uint64_t& state, double amplitude) {
+  M m{};
+  for (std::size_t i = 0; i < M::rows; ++i) {
+    for (std::size_t j = 0; j < M::cols; ++j) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      m(i, j) = amplitude * (static_cast<double>(state >> 11) * 0x1p-52 - 1.0);
+    }
+  }
+  return m;
+}
+
+template <std::size_t N, std::size_t D, std::size_t H, std::size_t B>
+constexpr int layer_output() {
+  std::uint64_t s = 7;
+  const auto wq = seeded<matrix<double, D, D>>(s, 0.2), wk = seeded<matrix<double, D, D>>(s, 0.2),
+             wv = seeded<matrix<double, D, D>>(s, 0.2), wo = seeded<matrix<double, D, D>>(s, 0.2);
+  cxmat::batch<double, B, N, D> xs{};
+  for (auto& x : xs.items) x = seeded<matrix<double, N, D>>(s, 2.0);
+  const auto cal = cxmat::q8::calibrate<H>(xs, wq, wk, wv, wo);
+  return cxmat::q8::multi_head_attention(cxmat::q8::quantize(xs[0], cal.input), cal.layer)(0, 0);
+}
+}  // namespace
+
+static_assert(layer_output<CXMAT_Q8_N, CXMAT_Q8_D, CXMAT_Q8_H, CXMAT_Q8_B>() >= -128);

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""How large an int8 layer calibrate + multi_head_attention can evaluate in one constant expression
+under each compiler's default constexpr limits, and what that costs in compile time.
+
+Compiles constexpr_layer.cpp (-fsyntax-only, default limits) for each size and compiler and prints
+a Markdown table: n, d_model (= d_out), H, calibration inputs B, and per compiler "fits" with the
+wall-clock seconds, or "limit" when the evaluation hits the step / operation limit.
+
+  constexpr_reach.py [--cxx g++ --cxx clang++-19 ...]
+"""
+import argparse
+import pathlib
+import subprocess
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+SIZES = [(8, 16, 2, 4), (8, 16, 2, 16), (16, 32, 4, 4), (16, 32, 4, 8), (32, 32, 4, 1), (32, 64, 8, 1)]
+
+
+def compile_once(cxx, n, d, h, b):
+    cmd = [cxx, "-std=c++20", "-fsyntax-only", f"-I{ROOT / 'include'}", f"-DCXMAT_Q8_N={n}", f"-DCXMAT_Q8_D={d}",
+           f"-DCXMAT_Q8_H={h}", f"-DCXMAT_Q8_B={b}", str(HERE / "constexpr_layer.cpp")]
+    start = time.monotonic()
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    seconds = time.monotonic() - start
+    if result.returncode == 0:
+        return f"fits, {seconds:.1f} s"
+    if "limit" in result.stderr or "maximum step" in result.stderr:
+        return "limit"
+    return "error: " + result.stderr.splitlines()[0][:60]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cxx", action="append")
+    args = parser.parse_args()
+    compilers = args.cxx or ["g++", "clang++-19"]
+    print("| n | d_model | H | B | " + " | ".join(compilers) + " |")
+    print("|---:|---:|---:|---:|" + "---|" * len(compilers))
+    for n, d, h, b in SIZES:
+        cells = [compile_once(cxx, n, d, h, b) for cxx in compilers]
+        print(f"| {n} | {d} | {h} | {b} | " + " | ".join(cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
