@@ -17,6 +17,7 @@ test_packages=("${demo_packages[@]}"
   libbenchmark-dev    # run-time benchmarks
   libeigen3-dev       # run-time benchmark anchor
   gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib  # Cortex-M cross build
+  qemu-system-arm     # optional: runs the Cortex-M images (without it those tests are skipped)
   binutils)           # nm, for the freestanding symbol check
 
 case "$profile" in

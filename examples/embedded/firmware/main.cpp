@@ -1,58 +1,151 @@
 // Firmware for a Cortex-M: a frame of sensor data arrives at run time in a buffer that a DMA
-// controller (or an interrupt) fills; the program runs one attention step on it with weights
-// that live in flash, and leaves the result in an output buffer. The step is chosen at build
+// controller (or an interrupt) fills; the program runs one attention layer on it with weights
+// that live in flash, and leaves the result in an output buffer. The layer is chosen at build
 // time (CXMAT_EMBEDDED_STEP) so that each program's size can be measured on its own.
+//
+// With CXMAT_FIRMWARE_HARNESS the same layer runs once in an emulator instead: the harness
+// fills the input buffer, runs the layer between two timer reads with the stack painted, prints
+// the result (the bits of each float, in hex) and the measurements through semihosting, and
+// ends the emulation. CXMAT_FIRMWARE_FAULT builds the negative controls of that test: a wrong
+// result, a hang, a crash, or no output at all.
 #include <cstddef>
+#include <cstdint>
 
 #include <cxmat/core/matrix.hpp>
 
-#include "attention_steps.hpp"
+#include "layers.hpp"
+#if CXMAT_EMBEDDED_STEP >= 5
+#include "layers_q8.hpp"
+#endif
 
+#define CXMAT_STEP_BASELINE 0
 #define CXMAT_STEP_SELF 1
 #define CXMAT_STEP_CROSS 2
 #define CXMAT_STEP_CROSS_FOLDED 3
+#define CXMAT_STEP_WORKSHEET_004 4
+#define CXMAT_STEP_Q8_SELF 5
+#define CXMAT_STEP_Q8_WORKSHEET_004 6
 #if !defined(CXMAT_EMBEDDED_STEP)
 #define CXMAT_EMBEDDED_STEP CXMAT_STEP_SELF
 #endif
 
+#if CXMAT_EMBEDDED_STEP == CXMAT_STEP_BASELINE
+using layer = layers::baseline;
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_SELF
+using layer = layers::self_attention;
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_CROSS
+using layer = layers::cross_attention;
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_CROSS_FOLDED
+using layer = layers::cross_attention_folded;
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_WORKSHEET_004
+using layer = layers::worksheet_004;
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_Q8_SELF
+using layer = layers::q8_self_attention;
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_Q8_WORKSHEET_004
+using layer = layers::q8_worksheet_004;
+#else
+#error "unknown CXMAT_EMBEDDED_STEP"
+#endif
+
+using input = layer::input;
+using output = layer::output;
+
 // Written by hardware the compiler cannot see: volatile, in RAM (.bss).
 extern "C" {
-volatile float sensor_frame[model::tokens][model::width];
+volatile input::value_type sensor_frame[input::rows][input::cols];
 volatile bool frame_ready;
-volatile float attention_out[model::tokens][model::width];
+volatile output::value_type attention_out[output::rows][output::cols];
 }
 
 namespace {
 
-model::frame read_frame() noexcept {
-  model::frame x{};
-  for (std::size_t i = 0; i < model::tokens; ++i) {
-    for (std::size_t j = 0; j < model::width; ++j) x(i, j) = sensor_frame[i][j];
+input read_frame() noexcept {
+  input x{};
+  for (std::size_t i = 0; i < input::rows; ++i) {
+    for (std::size_t j = 0; j < input::cols; ++j) x(i, j) = sensor_frame[i][j];
   }
   return x;
 }
 
-void write_result(const model::frame& y) noexcept {
-  for (std::size_t i = 0; i < model::tokens; ++i) {
-    for (std::size_t j = 0; j < model::width; ++j) attention_out[i][j] = y(i, j);
+void write_result(const output& y) noexcept {
+  for (std::size_t i = 0; i < output::rows; ++i) {
+    for (std::size_t j = 0; j < output::cols; ++j) attention_out[i][j] = y(i, j);
   }
 }
 
 }  // namespace
+
+#if !defined(CXMAT_FIRMWARE_HARNESS)
 
 int main() {
   for (;;) {
     while (!frame_ready) {
     }
     frame_ready = false;
-#if CXMAT_EMBEDDED_STEP == CXMAT_STEP_SELF
-    write_result(model::self_attention_step(read_frame()));
-#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_CROSS
-    write_result(model::cross_attention_step(read_frame()));
-#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_CROSS_FOLDED
-    write_result(model::cross_attention_step_folded(read_frame()));
-#else
-#error "unknown CXMAT_EMBEDDED_STEP"
-#endif
+    write_result(layer::run(read_frame()));
   }
 }
+
+#else
+
+#include <bit>
+
+#include "harness.hpp"
+
+#if !defined(CXMAT_FIRMWARE_FAULT)
+#define CXMAT_FIRMWARE_FAULT 0
+#endif
+#define CXMAT_FAULT_WRONG 1   // one output value off by one part in 10^4 (float) or by 1 (int8)
+#define CXMAT_FAULT_HANG 2    // never returns
+#define CXMAT_FAULT_CRASH 3   // executes an undefined instruction: HardFault
+#define CXMAT_FAULT_SILENT 4  // exits successfully without printing
+
+namespace {
+
+// The one call that is measured: a frame in, a result out, as in the production loop.
+[[gnu::noinline]] void run_step() { write_result(layer::run(read_frame())); }
+
+// A float's bits, 8 hex digits; an int8's byte, 2.
+[[maybe_unused]] void print_value(harness::line& out, float v) noexcept { out.hex(std::bit_cast<std::uint32_t>(v), 8); }
+[[maybe_unused]] void print_value(harness::line& out, std::int8_t v) noexcept {
+  out.hex(static_cast<std::uint8_t>(v), 2);
+}
+
+[[maybe_unused]] float wrong(float v) noexcept { return v * 1.0001f; }
+[[maybe_unused]] std::int8_t wrong(std::int8_t v) noexcept { return static_cast<std::int8_t>(v == 127 ? 126 : v + 1); }
+
+}  // namespace
+
+int main() {
+  constexpr input x = layer::make_input();
+  for (std::size_t i = 0; i < input::rows; ++i) {
+    for (std::size_t j = 0; j < input::cols; ++j) sensor_frame[i][j] = x(i, j);
+  }
+  const harness::measurement m = harness::measure(run_step);
+#if CXMAT_FIRMWARE_FAULT == CXMAT_FAULT_WRONG
+  attention_out[output::rows / 2][output::cols / 2] = wrong(attention_out[output::rows / 2][output::cols / 2]);
+#elif CXMAT_FIRMWARE_FAULT == CXMAT_FAULT_HANG
+  for (volatile bool forever = true; forever;) {
+  }
+#elif CXMAT_FIRMWARE_FAULT == CXMAT_FAULT_CRASH
+  __asm__ volatile("udf #0");  // permanently undefined: a HardFault on every Cortex-M
+#elif CXMAT_FIRMWARE_FAULT == CXMAT_FAULT_SILENT
+  harness::exit(true);
+#endif
+
+  harness::line out;
+  out.text("layer ").text(layer::name).text(" ").dec(output::rows).text(" ").dec(output::cols).emit();
+  for (std::size_t i = 0; i < output::rows; ++i) {
+    out.text("row");
+    for (std::size_t j = 0; j < output::cols; ++j) {
+      out.text(" ");
+      print_value(out, attention_out[i][j]);
+    }
+    out.emit();
+  }
+  harness::report(m);
+  out.text("end").emit();
+  harness::exit(true);
+}
+
+#endif

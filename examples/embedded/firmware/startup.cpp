@@ -56,10 +56,14 @@ void* memset(void* dst, int value, std::size_t n) {
   }
 }
 
+// A program may define its own HardFault handler (the emulator harness reports the fault and
+// ends the run); otherwise a fault stops here like any other exception.
+[[noreturn, gnu::weak, gnu::alias("Default_Handler")]] void HardFault_Handler() noexcept;
+
 // Initial stack pointer, then the 15 system exceptions of ARMv6-M/ARMv7-M (0: reserved).
 using handler = void (*)();
 [[gnu::section(".isr_vector"), gnu::used]] const handler vector_table[16] = {
-    reinterpret_cast<handler>(__stack_top), Reset_Handler, Default_Handler, Default_Handler, Default_Handler,
+    reinterpret_cast<handler>(__stack_top), Reset_Handler, Default_Handler, HardFault_Handler, Default_Handler,
     Default_Handler, Default_Handler, nullptr, nullptr, nullptr, nullptr, Default_Handler, Default_Handler,
     nullptr, Default_Handler, Default_Handler};
 
