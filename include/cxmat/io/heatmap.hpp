@@ -83,7 +83,9 @@ constexpr rgb viridis(double t) noexcept {
   if (k > 7) k = 7;
   const double f = x - static_cast<double>(k);
   const auto mix = [f](int a, int b) {
-    return static_cast<int>(static_cast<double>(a) + (static_cast<double>(b) - static_cast<double>(a)) * f + 0.5);
+    // Channels are in [0, 255], so adding 0.5 and truncating rounds to nearest.
+    const double channel = static_cast<double>(a) + (static_cast<double>(b) - static_cast<double>(a)) * f;
+    return static_cast<int>(channel + 0.5);  // NOLINT(bugprone-incorrect-roundings): channel >= 0
   };
   return {mix(anchors[k].r, anchors[k + 1].r), mix(anchors[k].g, anchors[k + 1].g),
           mix(anchors[k].b, anchors[k + 1].b)};

@@ -49,7 +49,7 @@ struct exp_reduced {
                                                  (x < 0 ? -0.5 : 0.5))) +             \
    ::cxmat::detail::exp_shift)
 #else
-#define CXMAT_DETAIL_EXP_KD(x) (x * ::cxmat::detail::exp_inv_ln2_n + ::cxmat::detail::exp_shift)
+#define CXMAT_DETAIL_EXP_KD(x) ((x) * ::cxmat::detail::exp_inv_ln2_n + ::cxmat::detail::exp_shift)
 #endif
 
 // r = x - k ln2/128 and tmp = tail + exp(r) - 1, given kd from CXMAT_DETAIL_EXP_KD and k.
@@ -58,22 +58,22 @@ struct exp_reduced {
 // special path reuses exactly the same arithmetic.
 #if CXMAT_DETAIL_EXPLICIT_FMA
 #define CXMAT_DETAIL_EXP_R(x, k)                                   \
-  __builtin_fma(k, ::cxmat::detail::exp_neg_ln2_lo_n,              \
-                __builtin_fma(k, ::cxmat::detail::exp_neg_ln2_hi_n, x))
+  __builtin_fma((k), ::cxmat::detail::exp_neg_ln2_lo_n,            \
+                __builtin_fma((k), ::cxmat::detail::exp_neg_ln2_hi_n, (x)))
 #define CXMAT_DETAIL_EXP_TMP(kd, r, r2)                                                       \
-  __builtin_fma(r2 * r2, __builtin_fma(r, ::cxmat::detail::exp_c5, ::cxmat::detail::exp_c4), \
-                __builtin_fma(r2,                                                             \
-                              __builtin_fma(r, ::cxmat::detail::exp_c3, ::cxmat::detail::exp_c2), \
-                              ::cxmat::detail::exp2_tail[__builtin_bit_cast(std::uint64_t, kd) & 127] + r))
-#define CXMAT_DETAIL_EXP_COMBINE(s, t) __builtin_fma(s, t, s)
+  __builtin_fma((r2) * (r2), __builtin_fma((r), ::cxmat::detail::exp_c5, ::cxmat::detail::exp_c4), \
+                __builtin_fma((r2),                                                                 \
+                              __builtin_fma((r), ::cxmat::detail::exp_c3, ::cxmat::detail::exp_c2),   \
+                              ::cxmat::detail::exp2_tail[__builtin_bit_cast(std::uint64_t, (kd)) & 127] + (r)))
+#define CXMAT_DETAIL_EXP_COMBINE(s, t) __builtin_fma((s), (t), (s))
 #else
 #define CXMAT_DETAIL_EXP_R(x, k) \
-  (x + k * ::cxmat::detail::exp_neg_ln2_hi_n + k * ::cxmat::detail::exp_neg_ln2_lo_n)
+  ((x) + (k) * ::cxmat::detail::exp_neg_ln2_hi_n + (k) * ::cxmat::detail::exp_neg_ln2_lo_n)
 #define CXMAT_DETAIL_EXP_TMP(kd, r, r2)                                                    \
-  (::cxmat::detail::exp2_tail[__builtin_bit_cast(std::uint64_t, kd) & 127] + r +           \
-   r2 * (::cxmat::detail::exp_c2 + r * ::cxmat::detail::exp_c3) +                          \
-   r2 * r2 * (::cxmat::detail::exp_c4 + r * ::cxmat::detail::exp_c5))
-#define CXMAT_DETAIL_EXP_COMBINE(s, t) (s + s * t)
+  (::cxmat::detail::exp2_tail[__builtin_bit_cast(std::uint64_t, (kd)) & 127] + (r) +       \
+   (r2) * (::cxmat::detail::exp_c2 + (r) * ::cxmat::detail::exp_c3) +                      \
+   (r2) * (r2) * (::cxmat::detail::exp_c4 + (r) * ::cxmat::detail::exp_c5))
+#define CXMAT_DETAIL_EXP_COMBINE(s, t) ((s) + (s) * (t))
 #endif
 // Bits of 2^(k/128): the table entry plus (k >> 7) added to the exponent field, wrapping
 // (mod 2^11) when k/128 is outside the double exponent range.

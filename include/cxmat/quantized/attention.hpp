@@ -37,7 +37,7 @@ struct attention_heads {
   /// The projections (lhs: X, rhs: weights), Q_h·K_hᵀ (lhs: Q, rhs: K; its multiplier holds
   /// 1/√d_k), and P_h·V_h (lhs: the softmax output, so lhs_offset = 128; rhs: V).
   matmul_params query, key, value, scores;
-  softmax_params softmax;
+  softmax_params softmax{};
   matmul_params context;
 };
 

@@ -136,7 +136,8 @@ constexpr attention_heads<DM, H, QW / H, VW / H> make_heads(const WQ& wq, const 
   l.query = product_params(in, wq_q, sq);
   l.key = product_params(in, wk_q, sk);
   l.value = product_params(in, wv_q, sv);
-  l.scores = product_params(sq, sk, ss, 1.0 / cxmat::sqrt(static_cast<double>(QW / H)));
+  constexpr std::size_t head_width = QW / H;  // d_k of one head
+  l.scores = product_params(sq, sk, ss, 1.0 / cxmat::sqrt(static_cast<double>(head_width)));
   l.softmax = make_softmax_params(ss.scale);
   l.context = product_params(softmax_output_quantization, sv, sc);
   out[0] = sq, out[1] = sk, out[2] = sv, out[3] = ss, out[4] = sc;

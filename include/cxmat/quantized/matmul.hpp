@@ -21,8 +21,8 @@ namespace cxmat::q8 {
 /// lhs_scale · rhs_scale / output_scale), and the result is clamped to [activation_min,
 /// activation_max] (a fused ReLU narrows it).
 struct matmul_params {
-  std::int32_t lhs_offset, rhs_offset, output_offset;
-  requantizer output;
+  std::int32_t lhs_offset = 0, rhs_offset = 0, output_offset = 0;
+  requantizer output{};
   std::int32_t activation_min = -128, activation_max = 127;
   friend constexpr bool operator==(const matmul_params&, const matmul_params&) = default;
 };
