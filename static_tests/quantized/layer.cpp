@@ -8,7 +8,7 @@
 #include <cxmat/quantized.hpp>
 
 #include "quantized/layer_support.hpp"
-#include "support/worksheet_data.hpp"
+#include "test_support/worksheet_data.hpp"
 
 CXMAT_DIM(q8_tokens, 5);
 CXMAT_DIM(q8_d_model, 6);

@@ -228,3 +228,5 @@ using grouped_query_attention_wo = detail::join_t<
 }  // namespace rules_of
 
 }  // namespace cxmat
+
+#include <cxmat/attention/plain_errors.hpp>
