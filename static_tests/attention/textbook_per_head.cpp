@@ -48,11 +48,12 @@ static_assert(Y == X);
 
 // A W_o of another 4-wide name is still rejected: the statement covers d_model only.
 [[maybe_unused]] constexpr matrix<double, d_other, d_model> Wo_other{};  // used by the C++20 probe only
-using head0 = cxmat::attention_head<matrix<double, d_model, d_k>, matrix<double, d_model, d_k>, matrix<double, d_model, d_v>>;
-static_assert(!cxmat::rules_hold<cxmat::rules_of::per_head_attention_wo<matrix<double, n, d_model>,
-                                                                        matrix<double, d_other, d_model>, head0, head0>>);
-static_assert(cxmat::rules_hold<cxmat::rules_of::per_head_attention_wo<matrix<double, n, d_model>,
-                                                                       matrix<double, d_model, d_model>, head0, head0>>);
+using head0 =
+    cxmat::attention_head<matrix<double, d_model, d_k>, matrix<double, d_model, d_k>, matrix<double, d_model, d_v>>;
+static_assert(!cxmat::rules_hold<cxmat::rules_of::per_head_attention_wo<
+                  matrix<double, n, d_model>, matrix<double, d_other, d_model>, head0, head0>>);
+static_assert(cxmat::rules_hold<cxmat::rules_of::per_head_attention_wo<
+                  matrix<double, n, d_model>, matrix<double, d_model, d_model>, head0, head0>>);
 CXMAT_ASSERT_REJECTED([](const auto& x, const auto& h, const auto& w) {
   return !requires { cxmat::multi_head_attention(x, h, w); };
 }(X, heads, Wo_other));

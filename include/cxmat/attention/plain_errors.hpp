@@ -169,8 +169,8 @@ constexpr sentence options_conflict() noexcept {
 
 template <class Projection, class BiasWidth, class Width>
 constexpr sentence bias_width() noexcept {
-  constexpr const char* names[] = {"query_bias (X_q·W_q + b)", "key_bias (X_kv·W_k + b)",
-                                   "value_bias (X_kv·W_v + b)", "output_bias (Concat(heads)·W_o + b)"};
+  constexpr const char* names[] = {"query_bias (X_q·W_q + b)", "key_bias (X_kv·W_k + b)", "value_bias (X_kv·W_v + b)",
+                                   "output_bias (Concat(heads)·W_o + b)"};
   sentence s;
   s.put(names[static_cast<std::size_t>(Projection::value)]).put(": the bias width ");
   put_dim<BiasWidth>(s);

@@ -21,5 +21,6 @@
 #endif
 
 #if CXMAT_PLAIN_ERRORS && !(defined(__cpp_static_assert) && __cpp_static_assert >= 202306L)
-#error "CXMAT_PLAIN_ERRORS=1 needs static_assert messages built by constant expressions (P2741, e.g. clang++ 17+ -std=c++2c)"
+#error \
+    "CXMAT_PLAIN_ERRORS=1 needs static_assert messages built by constant expressions (P2741, e.g. clang++ 17+ -std=c++2c)"
 #endif

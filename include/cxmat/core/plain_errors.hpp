@@ -104,8 +104,8 @@ constexpr void put_shape(sentence& s) noexcept {
 
 // Whether two dimension types fail only by name (same size, both named, different names).
 template <class A, class B>
-inline constexpr bool names_only_differ = A::size == B::size && is_named<A> && is_named<B> &&
-                                          !std::is_same_v<typename A::name_type, typename B::name_type>;
+inline constexpr bool names_only_differ =
+    A::size == B::size&& is_named<A>&& is_named<B> && !std::is_same_v<typename A::name_type, typename B::name_type>;
 
 /// The hint for two dimensions of one size with different names.
 template <class A, class B>
@@ -115,30 +115,47 @@ constexpr void put_name_hint(sentence& s) noexcept {
     name_writer<typename A::name_type>::write(s);
     s.put(" and ");
     name_writer<typename B::name_type>::write(s);
-    s.put(" are different dimensions; if they are one, rename with with_dims<R, C>(m)"
-          " or state it with CXMAT_DIM_EQUALS.");
+    s.put(
+        " are different dimensions; if they are one, rename with with_dims<R, C>(m)"
+        " or state it with CXMAT_DIM_EQUALS.");
   }
 }
 
 /// A readable name of an element type; other types are "a user-defined type".
 template <class T>
 constexpr const char* type_name() noexcept {
-  if constexpr (std::is_same_v<T, bool>) return "bool";
-  else if constexpr (std::is_same_v<T, char>) return "char";
-  else if constexpr (std::is_same_v<T, signed char>) return "signed char";
-  else if constexpr (std::is_same_v<T, unsigned char>) return "unsigned char";
-  else if constexpr (std::is_same_v<T, short>) return "short";
-  else if constexpr (std::is_same_v<T, unsigned short>) return "unsigned short";
-  else if constexpr (std::is_same_v<T, int>) return "int";
-  else if constexpr (std::is_same_v<T, unsigned>) return "unsigned";
-  else if constexpr (std::is_same_v<T, long>) return "long";
-  else if constexpr (std::is_same_v<T, unsigned long>) return "unsigned long";
-  else if constexpr (std::is_same_v<T, long long>) return "long long";
-  else if constexpr (std::is_same_v<T, unsigned long long>) return "unsigned long long";
-  else if constexpr (std::is_same_v<T, float>) return "float";
-  else if constexpr (std::is_same_v<T, double>) return "double";
-  else if constexpr (std::is_same_v<T, long double>) return "long double";
-  else return "a user-defined type";
+  if constexpr (std::is_same_v<T, bool>)
+    return "bool";
+  else if constexpr (std::is_same_v<T, char>)
+    return "char";
+  else if constexpr (std::is_same_v<T, signed char>)
+    return "signed char";
+  else if constexpr (std::is_same_v<T, unsigned char>)
+    return "unsigned char";
+  else if constexpr (std::is_same_v<T, short>)
+    return "short";
+  else if constexpr (std::is_same_v<T, unsigned short>)
+    return "unsigned short";
+  else if constexpr (std::is_same_v<T, int>)
+    return "int";
+  else if constexpr (std::is_same_v<T, unsigned>)
+    return "unsigned";
+  else if constexpr (std::is_same_v<T, long>)
+    return "long";
+  else if constexpr (std::is_same_v<T, unsigned long>)
+    return "unsigned long";
+  else if constexpr (std::is_same_v<T, long long>)
+    return "long long";
+  else if constexpr (std::is_same_v<T, unsigned long long>)
+    return "unsigned long long";
+  else if constexpr (std::is_same_v<T, float>)
+    return "float";
+  else if constexpr (std::is_same_v<T, double>)
+    return "double";
+  else if constexpr (std::is_same_v<T, long double>)
+    return "long double";
+  else
+    return "a user-defined type";
 }
 
 /// "(2), (3, n)": a list of dimension types.
