@@ -8,7 +8,7 @@
 #include <cxmat/cxmat.hpp>
 #include <cxmat/quantized.hpp>
 
-#include "../static_tests/support/worksheet_data.hpp"
+#include "../test_support/worksheet_data.hpp"
 
 namespace {
 

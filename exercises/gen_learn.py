@@ -218,7 +218,10 @@ rule it breaks, `cxmat::shape_error::<operation>_<rule>`, followed by the dimens
 d_k. `matmul_a_cols_must_equal_b_rows<cxmat::dim<2, cxmat::anonymous>, cxmat::dim<3, cxmat::anonymous>>`
 reads "in matmul(a, b), a has 2 columns and b has 3 rows, and they must be equal". The note
 after it quotes the rule's declaration in cxmat, whose comment is a hint (`Q·Kᵀ is matmul(Q,
-transpose(K))`). The checker shows it as `cxmat says:`.
+transpose(K))`). The checker shows it as `cxmat says:`. With clang++ 17 or later the checker
+compiles with `-std=c++2c`, where cxmat states the same error as a sentence instead
+(`cxmat says: matmul(A, B): A's columns (2) must equal B's rows (3). ...`; see the clang++ 19
+lines below and [shapes.md](shapes.md)).
 
 **A failed check** (exercises %(check)s). The file compiles as C++, but a `static_assert`
 at the end finds a wrong number or shape: `static assertion failed: <the check's own words>`.
