@@ -7,10 +7,12 @@
 #   bash scripts/exercise.sh 3 my_try.cpp    # checks another file, with exercise 3's hint
 #   bash scripts/exercise.sh --full 3        # shows the compiler's whole output
 #   bash scripts/exercise.sh list            # lists the exercises
+#   bash scripts/exercise.sh --std           # prints the -std= value used with $CXX
 #
 # Needs a C++20 compiler and Boost's headers (Debian: g++ libboost-dev). Environment:
 #   CXX                   the compiler (default g++; clang++-19 works too)
-#   CXMAT_EXERCISE_STD    the language standard (default: chosen per compiler in std_for, c++20)
+#   CXMAT_EXERCISE_STD    the language standard (default: c++2c where the compiler prints shape
+#                         errors as sentences (clang++ 17+), else c++20; see std_for)
 #   CXMAT_EXERCISE_FLAGS  flags added after the default ones
 #   CXMAT_EXERCISE_LINES  how many of the compiler's lines to show (default 8)
 # Exit status: 0 PASS, 1 not yet, 2 the check itself could not run.
@@ -25,15 +27,23 @@ SHOWN="${CXMAT_EXERCISE_LINES:-8}"
 WARNINGS=(-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion -Wold-style-cast)
 
 usage() {
-  sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit 2
 }
 
 # The -std= value for a compiler. One place to choose per compiler (e.g. c++2c on a clang++ that
 # prints static_assert messages built from values); CXMAT_EXERCISE_STD overrides it.
+# A compiler whose -std=c++2c accepts static_assert messages built by constant expressions (P2741,
+# clang++ 17 or later) gets c++2c: cxmat then states each shape error as a sentence
+# (CXMAT_PLAIN_ERRORS) instead of naming it as a type.
 std_for() {
   if [[ -n "${CXMAT_EXERCISE_STD:-}" ]]; then
     echo "$CXMAT_EXERCISE_STD"
+    return
+  fi
+  if LC_ALL=C "$CXX" -std=c++2c -dM -E -x c++ /dev/null 2>/dev/null |
+     grep -Eq '^#define __cpp_static_assert (20230[6-9]|2023[1-9][0-9]|202[4-9][0-9]{2})L'; then
+    echo "c++2c"
     return
   fi
   echo "c++20"
@@ -65,15 +75,17 @@ lines_that_matter() {
     sed -E -e 's#[^ '"'"'"(]*/include/(cxmat/[A-Za-z0-9_/.]+\.hpp)(:[0-9]+)?(:[0-9]+)?#\1#g' \
            -e 's#(^|[ '"'"'"(])(/|\./|\.\./)[^ '"'"'"(:]*/([A-Za-z0-9_.+-]+\.(cpp|hpp|h))#\1\3#g' \
            -e 's#^ *[0-9]* *\| *(struct [a-z_0-9]+;  //)#cxmat says: \1#' \
-           -e 's#^(struct [a-z_0-9]+;  //)#cxmat says: \1#' |
+           -e 's#^(struct [a-z_0-9]+;  //)#cxmat says: \1#' \
+           -e 's#^cxmat/[a-z_/]*plain_errors\.hpp: error: static assertion failed: #cxmat says: #' |
     awk '!seen[$0]++' |
-    cut -c1-240 |
+    awk '/^cxmat says: / { print; next } { print substr($0, 1, 240) }' |
     head -n "$SHOWN"
 }
 
 full=0
 case "${1:-}" in
   --full) full=1; shift ;;
+  --std) std_for; exit 0 ;;  # the -std= value the check uses with $CXX (for the tests)
   list) list_exercises; exit 0 ;;
   ""|-h|--help) usage ;;
 esac

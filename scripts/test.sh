@@ -29,7 +29,7 @@ trap summary EXIT
 
 timed install-deps bash scripts/install-deps.sh test
 
-for preset in gcc clang19 clang14 sanitize; do
+for preset in gcc clang19 clang19-c++2c clang14 sanitize; do
   echo "==================== $preset ===================="
   timed "$preset configure" cmake --preset "$preset"
   timed "$preset build" cmake --build --preset "$preset"

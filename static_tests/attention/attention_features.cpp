@@ -8,6 +8,7 @@
 #include <cxmat/cxmat.hpp>
 
 #include "test_support/checks.hpp"
+#include "test_support/rejection.hpp"
 
 namespace attention_features {
 
@@ -136,7 +137,7 @@ static_assert(batched[1] == cxmat::scaled_dot_product_attention(K, Q, V, cxmat::
 // The padding's B must be the batch's B.
 template <class... A>
 constexpr bool batched_sdpa_accepts = requires(const A&... a) { cxmat::scaled_dot_product_attention(a...); };
-static_assert(!batched_sdpa_accepts<decltype(Qb), decltype(Kb), decltype(Vb),
+CXMAT_ASSERT_REJECTED(!batched_sdpa_accepts<decltype(Qb), decltype(Kb), decltype(Vb),
                                     decltype(cxmat::batch_key_padding(matrix<bool, 3, 3>{}))>);
 
 // Every batched form takes per-item key padding: item b equals the unbatched call with row b.
@@ -185,18 +186,18 @@ using q2 = matrix<double, 2, 2>;
 using mask_2x3 = decltype(cxmat::mask(matrix<bool, 2, 3>{}));
 using mask_3x2 = decltype(cxmat::mask(matrix<bool, 3, 2>{}));  // transposed: S x L instead of L x S
 static_assert(sdpa_accepts<q2, m32, m32, mask_2x3>);
-static_assert(!sdpa_accepts<q2, m32, m32, mask_3x2>);
-static_assert(!sdpa_accepts<q2, m32, m32, decltype(cxmat::key_padding(matrix<bool, 1, 2>{}))>);
-static_assert(!sdpa_accepts<q2, m32, m32, decltype(cxmat::bias(matrix<double, 3, 2>{}))>);
-static_assert(!sdpa_accepts<q2, m32, m32, decltype(cxmat::bias(matrix<float, 2, 3>{}))>);
-static_assert(!sdpa_accepts<q2, m32, m32, cxmat::score_scale<double>, cxmat::score_scale<double>>);
-static_assert(!sdpa_accepts<q2, m32, m32, decltype(cxmat::query_bias(matrix<double, 1, 2>{}))>);  // no projection here
+CXMAT_ASSERT_REJECTED(!sdpa_accepts<q2, m32, m32, mask_3x2>);
+CXMAT_ASSERT_REJECTED(!sdpa_accepts<q2, m32, m32, decltype(cxmat::key_padding(matrix<bool, 1, 2>{}))>);
+CXMAT_ASSERT_REJECTED(!sdpa_accepts<q2, m32, m32, decltype(cxmat::bias(matrix<double, 3, 2>{}))>);
+CXMAT_ASSERT_REJECTED(!sdpa_accepts<q2, m32, m32, decltype(cxmat::bias(matrix<float, 2, 3>{}))>);
+CXMAT_ASSERT_REJECTED(!sdpa_accepts<q2, m32, m32, cxmat::score_scale<double>, cxmat::score_scale<double>>);
+CXMAT_ASSERT_REJECTED(!sdpa_accepts<q2, m32, m32, decltype(cxmat::query_bias(matrix<double, 1, 2>{}))>);  // no projection here
 // H_kv must divide H; projection widths must divide into their heads.
 using m23 = matrix<double, 2, 3>;
 static_assert(gqa_accepts<4, 2, decltype(Xq), decltype(Xkv), decltype(Gq), decltype(Gk), decltype(Gv)>);
-static_assert(!gqa_accepts<4, 3, decltype(Xq), decltype(Xkv), decltype(Gq), m23, m23>);
-static_assert(!gqa_accepts<3, 3, decltype(Xq), decltype(Xkv), decltype(Gq), m23, m23>);
+CXMAT_ASSERT_REJECTED(!gqa_accepts<4, 3, decltype(Xq), decltype(Xkv), decltype(Gq), m23, m23>);
+CXMAT_ASSERT_REJECTED(!gqa_accepts<3, 3, decltype(Xq), decltype(Xkv), decltype(Gq), m23, m23>);
 // X_kv's width must match W_k's rows (kdim).
-static_assert(!gqa_accepts<4, 2, decltype(Xq), decltype(Xkv), decltype(Gq), m32, decltype(Gv)>);
+CXMAT_ASSERT_REJECTED(!gqa_accepts<4, 2, decltype(Xq), decltype(Xkv), decltype(Gq), m32, decltype(Gv)>);
 
 }  // namespace attention_features

@@ -1,6 +1,7 @@
 // Mistake: Concatenating heads computed for different sequence lengths (2 and 3 rows).
 // Rule: hconcat(a, b, ...): every block has the same number of rows.
 // Expect: shape_error::hconcat_rows_must_match<cxmat::dim<2, cxmat::anonymous>, cxmat::dim<3, cxmat::anonymous> ?>
+// Expect-plain: error: static assertion failed: hconcat\(blocks\.\.\.\) puts blocks side by side, so every block must have the same rows; the rows are \(2\), \(3\)\.
 #include <cxmat/cxmat.hpp>
 
 constexpr cxmat::matrix<double, 2, 2> head0{{{1, 2}, {3, 4}}};

@@ -1,6 +1,7 @@
 // Mistake: Splitting a width of 4 into 3 heads.
 // Rule: split_columns<H>(m): H divides the number of columns.
 // Expect: shape_error::split_columns_h_must_divide_cols<3, cxmat::dim<4, d_model_dim> ?>
+// Expect-plain: error: static assertion failed: split_columns<H>\(m\) / column_block<I, H>\(m\): H = 3 must divide m's columns \(4, d_model\) into H equal blocks, but 4 = 3 \* 1 \+ 1\.
 #include <cxmat/cxmat.hpp>
 #include <cxmat/io/shape_text.hpp>
 

@@ -1,6 +1,7 @@
 // Mistake: V passed where K belongs (d_k = d_v = 2, so only the names tell them apart).
 // Rule: attention: Q is L x d_k and K is S x d_k (the same width d_k).
 // Expect: shape_error::attention_q_and_k_widths_must_match<cxmat::dim<2, d_k_dim>, cxmat::dim<2, d_v_dim> ?>
+// Expect-plain: error: static assertion failed: attention\(Q, K, V\): Q's columns \(2, d_k\) must equal K's columns \(2, d_v\) \(Q is L x d_k, K is S x d_k\)\.
 #include <cxmat/cxmat.hpp>
 
 CXMAT_DIM(n, 2);

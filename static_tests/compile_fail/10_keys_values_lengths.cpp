@@ -1,6 +1,7 @@
 // Mistake: Cross-attention with keys for 3 source tokens but values for only 2.
 // Rule: attention: K is S x d_k and V is S x d_v (one value row per key row).
 // Expect: shape_error::attention_k_and_v_lengths_must_match<cxmat::dim<3, S_dim>, cxmat::dim<2, L_dim> ?>
+// Expect-plain: error: static assertion failed: attention\(Q, K, V\): K's rows \(3, S\) must equal V's rows \(2, L\): one value row per key row \(K is S x d_k, V is S x d_v\)\.
 #include <cxmat/cxmat.hpp>
 
 CXMAT_DIM(L, 2);

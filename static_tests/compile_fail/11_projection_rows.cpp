@@ -1,6 +1,7 @@
 // Mistake: A transposed W^Q passed to self-attention (X is n x d_model, W^Q must be d_model x d_k).
 // Rule: projections: X's width d_model equals the rows of W^Q, W^K and W^V.
 // Expect: shape_error::projection_x_cols_must_equal_wq_rows<cxmat::dim<4, d_model_dim>, cxmat::dim<2, d_k_dim> ?>
+// Expect-plain: error: static assertion failed: Q = X.+Wq: X's columns \(4, d_model\) must equal Wq's rows \(2, d_k\) \(X is n x d_model, Wq is d_model x d_k\)\.
 #include <cxmat/cxmat.hpp>
 
 CXMAT_DIM(n, 2);

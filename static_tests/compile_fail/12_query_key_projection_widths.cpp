@@ -1,6 +1,7 @@
 // Mistake: W^V passed where W^K belongs, so Q and K have different widths (2 = 2, names differ).
 // Rule: self-attention: W^Q and W^K have the same width d_k.
 // Expect: shape_error::projection_wq_and_wk_widths_must_match<cxmat::dim<2, d_k_dim>, cxmat::dim<2, d_v_dim> ?>
+// Expect-plain: error: static assertion failed: self-attention: Wq's columns \(2, d_k\) must equal Wk's columns \(2, d_v\): Q.+K.+ needs one width d_k for queries and keys\.
 #include <cxmat/cxmat.hpp>
 
 CXMAT_DIM(n, 2);

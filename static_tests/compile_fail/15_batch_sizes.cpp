@@ -1,6 +1,7 @@
 // Mistake: Scores of a batch of 2 sequences against the keys of a batch of 3.
 // Rule: batched operations: both operands hold the same number B of matrices.
 // Expect: shape_error::batch_sizes_must_match<cxmat::dim<2, B_dim>, cxmat::dim<3, cxmat::anonymous> ?>
+// Expect-plain: error: static assertion failed: batched operation: the batches must hold the same number of matrices, but one holds \(2, B\) and the other \(3\)\.
 #include <cxmat/attention/batched.hpp>
 #include <cxmat/cxmat.hpp>
 #include <cxmat/io/shape_text.hpp>

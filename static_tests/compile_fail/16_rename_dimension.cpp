@@ -1,6 +1,7 @@
 // Mistake: Trying to turn a d_k-wide matrix into a d_v-wide one by renaming its columns.
 // Rule: named dimensions: a name can be added to a plain size or dropped, never changed.
 // Expect: shape_error::with_dims_must_keep_sizes_and_names<cxmat::dim<2, n_dim>, cxmat::dim<2, d_k_dim>, cxmat::dim<2, n_dim>, cxmat::dim<2, d_v_dim> ?>
+// Expect-plain: error: static assertion failed: with_dims<R, C>\(m\): m is \(2, n\) x \(2, d_k\) and cannot become \(2, n\) x \(2, d_v\); with_dims keeps the sizes and may add or drop a name, not change one \(use plain sizes to drop it first\)\.
 #include <cxmat/cxmat.hpp>
 #include <cxmat/io/shape_text.hpp>
 

@@ -1,6 +1,7 @@
 // Mistake: Grouped-query attention with H = 4 query heads and H_kv = 3 key/value heads.
 // Rule: grouped-query attention: H_kv divides H (each key/value head serves H / H_kv query heads).
 // Expect: shape_error::grouped_query_h_kv_must_divide_h
+// Expect-plain: error: static assertion failed: grouped-query attention: H_kv = 3 key/value heads must divide H = 4 query heads \(query head i reads key/value head i / \(H / H_kv\)\)\.
 #include <cxmat/cxmat.hpp>
 
 constexpr cxmat::matrix<double, 2, 4> X{};

@@ -1,6 +1,7 @@
 // Mistake: Two scale() options in one call (only one scale can apply to the scores).
 // Rule: attention options: at most one scale() and at most one bias per projection in one call.
 // Expect: shape_error::attention_options_conflict
+// Expect-plain: error: static assertion failed: attention options conflict: one call takes at most one scale\(\.\.\.\) and at most one bias per projection\.
 #include <cxmat/cxmat.hpp>
 
 constexpr cxmat::matrix<double, 2, 2> Q{{{1, 0}, {0, 1}}};

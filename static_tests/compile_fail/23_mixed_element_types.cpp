@@ -1,6 +1,7 @@
 // Mistake: float inputs with double projection weights (cxmat does not promote silently).
 // Rule: attention: every matrix of one call has the same element type.
 // Expect: shape_error::attention_element_types_must_match<float, float, double
+// Expect-plain: error: static assertion failed: attention: every matrix of one call must have the same element type, but they are float, float, double, double, double; convert explicitly\.
 #include <cxmat/cxmat.hpp>
 
 constexpr cxmat::matrix<float, 2, 2> X{{{1, 2}, {3, 4}}};

@@ -1,6 +1,7 @@
 // Mistake: Float attention on int matrices (the weights would truncate to 0 and 1).
 // Rule: softmax and attention compute with real numbers; int8 attention is cxmat::q8.
 // Expect: shape_error::softmax_and_attention_need_real_elements<int>
+// Expect-plain: error: static assertion failed: softmax and attention need real elements \(floating or fixed point\), not int: integers truncate the weights\.
 #include <cxmat/cxmat.hpp>
 
 #ifdef CXMAT_COMPILE_FAIL

@@ -1,6 +1,7 @@
 // Mistake: Multiplying two boolean masks as if they were numbers.
 // Rule: arithmetic: bool matrices are masks, not numbers; pass them to mask() or key_padding().
 // Expect: shape_error::arithmetic_needs_numbers_not_bool<bool>
+// Expect-plain: error: static assertion failed: arithmetic on matrices of bool: bool matrices are masks, pass them to mask\(m\) or key_padding\(k\) instead\.
 #include <cxmat/cxmat.hpp>
 
 constexpr cxmat::matrix<bool, 2, 2> allowed{{{true, false}, {true, true}}};

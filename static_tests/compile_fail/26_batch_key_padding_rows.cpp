@@ -1,6 +1,7 @@
 // Mistake: Key padding for 3 sequences given to a batch of 2 sequences.
 // Rule: batch_key_padding(keep): keep is B x S, one row per batch item.
 // Expect: shape_error::batch_key_padding_must_have_one_row_per_item
+// Expect-plain: error: static assertion failed: batched attention: batch_key_padding\(keep\) needs one row per batch item, B \(2\) rows \(keep is B x S, row b for item b\)\.
 #include <cxmat/cxmat.hpp>
 
 constexpr cxmat::batch<double, 2, 3, 4> X{};

@@ -1,6 +1,7 @@
 // Mistake: A transposed W_o in the per-head form (worksheet 001: two heads of width d_v = 2).
 // Rule: multi-head attention: W_o has one row per concatenated head column (H·d_v rows).
 // Expect: shape_error::output_projection_wo_rows_must_equal_h_times_d_v<cxmat::dim<4, cxmat::times<2, d_v_dim> ?>, cxmat::dim<2, d_model_dim> ?>
+// Expect-plain: error: static assertion failed: multi-head attention: W_o's rows \(2, d_model\) must equal the columns of the concatenated heads \(4, 2\*d_v\) \(Concat\(heads\) is n x H.+d_v, W_o is H.+d_v x d_model\)\.
 #include <cxmat/cxmat.hpp>
 
 CXMAT_DIM(n, 2);

@@ -1,6 +1,7 @@
 // Mistake: The block form called without its number of heads: multi_head_attention(X, ...).
 // Rule: multi-head attention in block form: H is the first template argument, multi_head_attention<H>.
 // Expect: shape_error::multi_head_attention_needs_h_as_template_argument
+// Expect-plain: multi_head_attention_needs_h_as_template_argument
 #include <cxmat/cxmat.hpp>
 
 constexpr cxmat::matrix<double, 2, 4> X{};

@@ -1,6 +1,7 @@
 // Mistake: Grouped-query attention whose query heads (8 / 4 = 2 wide) and key heads (2 / 2 = 1) differ.
 // Rule: grouped-query attention: a query head and its key/value head have the same width d_k.
 // Expect: shape_error::grouped_query_head_widths_must_match<cxmat::dim<2, cxmat::anonymous> ?, cxmat::dim<1, cxmat::anonymous> ?>
+// Expect-plain: error: static assertion failed: grouped-query attention: a query head's width \(2\) must equal its key/value head's width \(1\) \(Wq is H.+d_k wide, Wk is H_kv.+d_k wide\)\.
 #include <cxmat/cxmat.hpp>
 
 constexpr cxmat::matrix<double, 3, 4> X{};

@@ -1,6 +1,7 @@
 // Mistake: An infinite entry in X of a constant expression (no finite attention exists for it).
 // Rule: constant expressions: every input of attention is finite (bias(b) may hold -inf, a mask).
 // Expect: input_must_be_finite_in_a_constant_expression.*projection_input<cxmat::projection::query>
+// Expect-plain: input_must_be_finite_in_a_constant_expression.*projection_input<cxmat::projection::query>
 #include <limits>
 
 #include <cxmat/cxmat.hpp>

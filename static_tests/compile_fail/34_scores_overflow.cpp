@@ -1,6 +1,7 @@
 // Mistake: Queries and keys near 1e200: their dot products leave the range of double.
 // Rule: constant expressions: d_k·max|Q|·max|K| (scaled, plus the bias) fits in T, or the scores could overflow.
 // Expect: product_could_overflow_in_a_constant_expression.*input::scores
+// Expect-plain: product_could_overflow_in_a_constant_expression.*input::scores
 #include <cxmat/cxmat.hpp>
 
 #ifdef CXMAT_COMPILE_FAIL

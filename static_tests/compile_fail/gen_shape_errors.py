@@ -2,13 +2,15 @@
 """Generates docs/shape_errors.md, the gallery of shape errors, from the compile-fail snippets in
 this folder, and checks that it is current.
 
-Each snippet NN_name.cpp starts with comment lines "// Mistake: ...", "// Rule: ..." and
-"// Expect: <regex>", then code whose `#ifdef CXMAT_COMPILE_FAIL` branch holds the mistake and
+Each snippet NN_name.cpp starts with comment lines "// Mistake: ...", "// Rule: ...",
+"// Expect: <regex>" and "// Expect-plain: <regex>" (the sentence of plain-error mode), then code whose `#ifdef CXMAT_COMPILE_FAIL` branch holds the mistake and
 whose `#else` branch holds the fix. For every snippet and every compiler the gallery shows the
 first lines the compiler prints for the mistake and how many lines it prints in all.
 
-Generate (with every compiler the gallery should show):
-    python3 static_tests/compile_fail/gen_shape_errors.py --compiler g++ --compiler clang++ --compiler clang++-19
+Generate (with every compiler the gallery should show; CXX@STD compiles with -std=STD instead
+of c++20, and clang++ 19 with @c++2c is plain-error mode, whose sentences get a table of their own):
+    python3 static_tests/compile_fail/gen_shape_errors.py --compiler g++ --compiler clang++-14 \
+        --compiler clang++-19 --compiler clang++-19@c++2c
 Check (CTest runs this with the build's compiler):
     python3 static_tests/compile_fail/gen_shape_errors.py --check --compiler g++
 The check recompiles the snippets with the given compiler, rebuilds the whole page from those
@@ -48,14 +50,27 @@ def run(cmd, cwd=None):
         sys.exit("cannot run %s: %s" % (cmd[0], e))
 
 
-def compiler_info(cxx):
-    """('g++ 12', 'gcc') or ('clang++ 19', 'clang'), from the compiler itself."""
+def split_std(spec):
+    """'clang++-19@c++2c' -> ('clang++-19', 'c++2c'); a plain compiler name gets c++20."""
+    cxx, _, std = spec.partition("@")
+    return cxx, std or "c++20"
+
+
+def is_plain(label):
+    return label.endswith(" c++2c")
+
+
+def compiler_info(spec):
+    """('g++ 12', 'gcc') or ('clang++ 19', 'clang'), from the compiler itself; a standard other
+    than c++20 is added to the label ('clang++ 19 c++2c')."""
+    cxx, std = split_std(spec)
+    suffix = "" if std == "c++20" else " " + std
     version_text = run([cxx, "--version"]).stdout
     major = run([cxx, "-dumpversion"]).stdout.strip().split(".")[0]
     if "clang" in version_text.lower():
-        return "clang++ " + major, "clang"
+        return "clang++ " + major + suffix, "clang"
     if "Free Software Foundation" in version_text or "g++" in version_text or "GCC" in version_text:
-        return "g++ " + major, "gcc"
+        return "g++ " + major + suffix, "gcc"
     sys.exit("unknown compiler: " + cxx)
 
 
@@ -69,7 +84,7 @@ class Snippet:
         with open(path, encoding="utf-8") as f:
             for line in f.read().splitlines():
                 if section == "header":
-                    m = re.match(r"^// (Mistake|Rule|Expect): (.*)$", line)
+                    m = re.match(r"^// (Mistake|Rule|Expect|Expect-plain): (.*)$", line)
                     if m:
                         self.fields[m.group(1)] = m.group(2)
                         continue
@@ -86,13 +101,14 @@ class Snippet:
                     self.mistake.append(line)
                 elif section == "fix":
                     self.fix.append(line)
-        for key in ("Mistake", "Rule", "Expect"):
+        for key in ("Mistake", "Rule", "Expect", "Expect-plain"):
             if key not in self.fields:
                 sys.exit("%s: no '// %s:' line" % (path, key))
         if not self.mistake or not self.fix:
             sys.exit("%s: needs an #ifdef CXMAT_COMPILE_FAIL / #else / #endif block" % path)
-        m = re.search(r"shape_error::(\w+)|(\w+_in_a_constant_expression)", self.fields["Expect"])
-        self.error_name = (m.group(1) or m.group(2)) if m else "?"
+        m = re.search(r"shape_error::(\w+)|(\w+_in_a_constant_expression)", self.fields["Expect"]) or \
+            re.match(r"^(\w+)", self.fields["Expect"])
+        self.error_name = next((g for g in m.groups() if g), "?") if m else "?"
 
     def code(self):
         setup = "\n".join(self.setup).strip("\n")
@@ -128,8 +144,9 @@ def normalize(lines):
     return out
 
 
-def compile_snippet(cxx, flags, snippet):
-    cmd = [cxx, "-std=c++20", "-fsyntax-only", "-DCXMAT_COMPILE_FAIL", "-I", INCLUDE,
+def compile_snippet(spec, flags, snippet):
+    cxx, std = split_std(spec)
+    cmd = [cxx, "-std=" + std, "-fsyntax-only", "-DCXMAT_COMPILE_FAIL", "-I", INCLUDE,
            "-fdiagnostics-color=never"] + flags + [os.path.basename(snippet.path)]
     result = run(cmd, cwd=HERE)
     if result.returncode == 0:
@@ -137,12 +154,13 @@ def compile_snippet(cxx, flags, snippet):
     return result.stdout.splitlines()
 
 
-def messages(cxx, flags, snippet):
+def messages(cxx, label, flags, snippet):
     """(shown lines, total line count) for one snippet and one compiler."""
     full = compile_snippet(cxx, flags, snippet)
-    expect = re.compile(snippet.fields["Expect"])
+    key = "Expect-plain" if is_plain(label) else "Expect"
+    expect = re.compile(snippet.fields[key])
     if not any(expect.search(l) for l in full):
-        sys.exit("%s with %s: the output does not match '// Expect: %s'" % (snippet.stem, cxx, expect.pattern))
+        sys.exit("%s with %s: the output does not match '// %s: %s'" % (snippet.stem, cxx, key, expect.pattern))
     shown = normalize(full)
     if len(shown) > SHOWN_LINES:
         shown = shown[:SHOWN_LINES] + ["[... %d more lines]" % (len(full) - SHOWN_LINES)]
@@ -156,6 +174,15 @@ def output_block(snippet, label, shown, count):
 
 
 BLOCK = re.compile(r"<!-- begin output (\S+) \| (.+?) \| lines (\d+) -->\n.*?<!-- end output -->\n", re.S)
+
+
+def first_error(block):
+    """The message of the first error line of an output block, for a table cell."""
+    for line in block.splitlines():
+        m = re.search(r"\berror: (?:static assertion failed: )?(.*)$", line)
+        if m:
+            return m.group(1).replace("|", "\\|")
+    return "?"
 
 
 def render(snippets, labels, blocks):
@@ -172,7 +199,8 @@ def render(snippets, labels, blocks):
         "fails if this page no longer shows what that compiler prints; each snippet is also a\n"
         "CTest entry of its own (`compile_fail.<name>`) that checks the message, paired with a twin\n"
         "holding the fix that must compile (`compile_fail.twins`).\n\n"
-        "The outputs are what `<compiler> -std=c++20 -fsyntax-only` prints for the snippet (at most\n"
+        "The outputs are what `<compiler> -std=c++20 -fsyntax-only` prints for the snippet (`-std=c++2c`\n"
+        "for a compiler labelled c++2c; at most\n"
         "%d lines shown), with paths shortened to `cxmat/<header>` and the line numbers of library\n"
         "headers blanked. \"Lines in all\" counts every line printed. Every error names the rule in its type,\n"
         "`cxmat::shape_error::<operation>_<rule>`, with the dimensions involved as\n"
@@ -189,6 +217,20 @@ def render(snippets, labels, blocks):
             counts.append(str(entry[1]) if entry else "missing")
         out.append("| %d | %s | `%s` | %s |" % (i, s.fields["Mistake"], s.error_name, " | ".join(counts)))
     out.append("")
+    for label in [l for l in labels if is_plain(l)]:
+        out.append("## In plain words: %s\n" % label)
+        out.append(
+            "With a compiler that accepts static_assert messages computed by constant expressions (P2741:\n"
+            "clang++ 17 or later with `-std=c++2c`), cxmat defines each shape error as a static_assert whose\n"
+            "message is a sentence built from the sizes and names (`CXMAT_PLAIN_ERRORS`, on by default\n"
+            "there). The first error line of each snippet, as %s prints it (clang prints the include\n"
+            "stack of the library header above it):\n" % label)
+        out.append("| # | First error line |")
+        out.append("|---|---|")
+        for i, s in enumerate(snippets, 1):
+            entry = blocks.get((s.stem, label))
+            out.append("| %d | %s |" % (i, first_error(entry[0]) if entry else "missing"))
+        out.append("")
     for i, s in enumerate(snippets, 1):
         out.append("## %d. %s\n" % (i, s.fields["Mistake"]))
         out.append("Rule: %s  \nSnippet: `static_tests/compile_fail/%s.cpp`\n" % (s.fields["Rule"], s.stem))
@@ -234,7 +276,7 @@ def main():
     blocks = dict(stored)
     jobs = [(s, cxx, label) for s in snippets for cxx, label in compilers if label in labels]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        results = pool.map(lambda j: (j, messages(j[1], flags, j[0])), jobs)
+        results = pool.map(lambda j: (j, messages(j[1], j[2], flags, j[0])), jobs)
         for (s, _cxx, label), (shown, count) in results:
             blocks[(s.stem, label)] = (output_block(s, label, shown, count), count)
 

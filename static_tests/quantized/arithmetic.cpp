@@ -121,7 +121,7 @@ static_assert(q8::matmul_transposed(a, bt, big) == matrix<std::int8_t, 2, 2>{{{1
 constexpr cxmat::batch<std::int8_t, 2, 2, 2> ab{{a, bt}}, btb{{bt, a}};
 constexpr auto batched = q8::matmul_transposed(ab, btb, half);
 static_assert(batched[0] == q8::matmul_transposed(a, bt, half) && batched[1] == q8::matmul_transposed(bt, a, half));
-static_assert([](const auto& x, const auto& y) { return !requires { q8::matmul_transposed(x, y, half); }; }(
+CXMAT_ASSERT_REJECTED([](const auto& x, const auto& y) { return !requires { q8::matmul_transposed(x, y, half); }; }(
     ab, cxmat::batch<std::int8_t, 3, 2, 2>{}));
 
 // Shapes are checked in the type: the depth K must agree and the bias is 1 x C.

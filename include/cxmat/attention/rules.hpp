@@ -250,3 +250,5 @@ using grouped_query_attention_wo =
 }  // namespace rules_of
 
 }  // namespace cxmat
+
+#include <cxmat/attention/plain_errors.hpp>

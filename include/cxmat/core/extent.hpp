@@ -134,15 +134,30 @@ struct dim {
 template <auto E>
 using dim_of = dim<E.size, detail::name_of<E>>;
 
+/// Whether the dimension names `A` and `B` (tags such as `d_model_dim`, `times<2, d_v_dim>`)
+/// denote one dimension. False unless stated with CXMAT_DIM_EQUALS, which specializes it; read in
+/// both orders, not transitively. Different names never agree by size alone: a square W_o given
+/// transposed (2*d_v x d_model as d_model x 2*d_v) must stay an error unless the program says
+/// d_model is 2*d_v.
+template <class A, class B>
+inline constexpr bool same_dimension = false;
+
 namespace detail {
 
-// Two dimension types agree when their sizes are equal and their names agree; an unnamed
-// dimension agrees with any name. One atomic expression, so a failed check is one line.
+// Two dimension types agree when their sizes are equal and their names agree: the same name,
+// an unnamed dimension (agrees with any name), or two names stated equal (same_dimension).
+// One atomic expression, so a failed check is one line.
 template <class A, class B>
 inline constexpr bool dims_agree =
     A::size == B::size && (std::is_same_v<typename A::name_type, typename B::name_type> ||
                            std::is_same_v<typename A::name_type, anonymous> ||
-                           std::is_same_v<typename B::name_type, anonymous>);
+                           std::is_same_v<typename B::name_type, anonymous> ||
+                           same_dimension<typename A::name_type, typename B::name_type> ||
+                           same_dimension<typename B::name_type, typename A::name_type>);
+
+// CXMAT_DIM_EQUALS(a, b) states a fact about sizes, so the sizes must be equal.
+template <auto A, auto B>
+inline constexpr bool sizes_equal = A.size == B.size;
 
 }  // namespace detail
 
@@ -180,3 +195,16 @@ inline constexpr auto common_extent_v = detail::common_extent<A, B>();
     static constexpr const char* name = #id;         \
   };                                                 \
   inline constexpr ::cxmat::extent<id##_dim> id { size_value } /* NOLINT(bugprone-macro-parentheses): a name */
+
+/// States that two named extents are one dimension, e.g. that the width of two heads of width
+/// d_v is the model width, as in the paper (h·d_v = d_model):
+///   CXMAT_DIM_EQUALS(d_model, cxmat::times_v<2, d_v>);
+/// after which a W_o declared d_model x d_model (`identity<double, d_model>()`) takes the
+/// concatenated heads (n x 2*d_v). At namespace scope, after both dimensions; the sizes must be
+/// equal (checked). The second argument may contain commas.
+#define CXMAT_DIM_EQUALS(first, ...)                                                                \
+  static_assert(::cxmat::detail::sizes_equal<(first), (__VA_ARGS__)>,                               \
+                "CXMAT_DIM_EQUALS(" #first ", " #__VA_ARGS__ "): the two dimensions have different sizes"); \
+  template <>                                                                                        \
+  inline constexpr bool ::cxmat::same_dimension<::cxmat::detail::name_of<(first)>,                   \
+                                                ::cxmat::detail::name_of<(__VA_ARGS__)>> = true

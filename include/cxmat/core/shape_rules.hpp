@@ -278,3 +278,5 @@ using batch_compare = detail::rule_list<rule::batch_sizes<B1, B2>, rule::same_sh
 }  // namespace rules_of
 
 }  // namespace cxmat
+
+#include <cxmat/core/plain_errors.hpp>
