@@ -1,0 +1,5 @@
+// The coverage matrix at run time: block multi-head self-attention with W_o (see coverage_checks.hpp).
+#define CXMAT_COVERAGE_FORMS cov::forms::mha_wo
+#include "coverage_checks.hpp"
+
+CXMAT_RUNTIME_COVERAGE_TEST("block multi-head self-attention with W_o")
