@@ -93,30 +93,30 @@
   SUPPORTED(mha_wo, output_bias)                                                             \
   SUPPORTED(mha_wo, weights)                                                                 \
   SUPPORTED(per_head, none)                                                                  \
-  NO_OVERLOAD(per_head, mask)                                                                \
-  NO_OVERLOAD(per_head, key_padding)                                                         \
-  NO_OVERLOAD(per_head, batch_key_padding)                                                   \
-  NO_OVERLOAD(per_head, causal)                                                              \
-  NO_OVERLOAD(per_head, causal_lower_right)                                                  \
-  NO_OVERLOAD(per_head, bias)                                                                \
-  NO_OVERLOAD(per_head, scale)                                                               \
-  NO_OVERLOAD(per_head, query_bias)                                                          \
-  NO_OVERLOAD(per_head, key_bias)                                                            \
-  NO_OVERLOAD(per_head, value_bias)                                                          \
-  NO_OVERLOAD(per_head, output_bias)                                                         \
+  SUPPORTED(per_head, mask)                                                                  \
+  SUPPORTED(per_head, key_padding)                                                           \
+  REJECTED(per_head, batch_key_padding, batch_key_padding_needs_a_batch)                                                   \
+  SUPPORTED(per_head, causal)                                                                \
+  SUPPORTED(per_head, causal_lower_right)                                                    \
+  SUPPORTED(per_head, bias)                                                                  \
+  SUPPORTED(per_head, scale)                                                                 \
+  REJECTED(per_head, query_bias, projection_bias_width_must_match_projection)                                                          \
+  REJECTED(per_head, key_bias, projection_bias_width_must_match_projection)                                                            \
+  REJECTED(per_head, value_bias, projection_bias_width_must_match_projection)                                                          \
+  REJECTED(per_head, output_bias, output_bias_needs_w_o)                                                         \
   SUPPORTED(per_head, weights)                                                               \
   SUPPORTED(per_head_wo, none)                                                               \
-  NO_OVERLOAD(per_head_wo, mask)                                                             \
-  NO_OVERLOAD(per_head_wo, key_padding)                                                      \
-  NO_OVERLOAD(per_head_wo, batch_key_padding)                                                \
-  NO_OVERLOAD(per_head_wo, causal)                                                           \
-  NO_OVERLOAD(per_head_wo, causal_lower_right)                                               \
-  NO_OVERLOAD(per_head_wo, bias)                                                             \
-  NO_OVERLOAD(per_head_wo, scale)                                                            \
-  NO_OVERLOAD(per_head_wo, query_bias)                                                       \
-  NO_OVERLOAD(per_head_wo, key_bias)                                                         \
-  NO_OVERLOAD(per_head_wo, value_bias)                                                       \
-  NO_OVERLOAD(per_head_wo, output_bias)                                                      \
+  SUPPORTED(per_head_wo, mask)                                                               \
+  SUPPORTED(per_head_wo, key_padding)                                                        \
+  REJECTED(per_head_wo, batch_key_padding, batch_key_padding_needs_a_batch)                                                \
+  SUPPORTED(per_head_wo, causal)                                                             \
+  SUPPORTED(per_head_wo, causal_lower_right)                                                 \
+  SUPPORTED(per_head_wo, bias)                                                               \
+  SUPPORTED(per_head_wo, scale)                                                              \
+  REJECTED(per_head_wo, query_bias, projection_bias_width_must_match_projection)                                                       \
+  REJECTED(per_head_wo, key_bias, projection_bias_width_must_match_projection)                                                         \
+  REJECTED(per_head_wo, value_bias, projection_bias_width_must_match_projection)                                                       \
+  SUPPORTED(per_head_wo, output_bias)                                                      \
   SUPPORTED(cross, none)                                                                     \
   SUPPORTED(cross, mask)                                                                     \
   SUPPORTED(cross, key_padding)                                                              \
