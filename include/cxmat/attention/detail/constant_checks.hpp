@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include <cxmat/attention/options.hpp>
+#include <cxmat/math/fp.hpp>
 
 namespace cxmat {
 
@@ -106,7 +107,7 @@ constexpr bool projection_bias_finite(const projection_bias<P, T, W>& b, T& max_
 template <projection P, class T, std::size_t R, std::size_t K, std::size_t C, class... O>
 constexpr void check_projection(const T (&x)[R][K], const T (&w)[K][C], const O&... opts) noexcept {
   if constexpr (checks_values_v<T>) {
-    if (!std::is_constant_evaluated()) return;
+    if (!in_constant_evaluation()) return;
     T mx{}, mw{}, mb{}, bound{};
     if (!all_finite(x, mx)) input_must_be_finite_in_a_constant_expression<input::projection_input<P>>();
     if (!all_finite(w, mw)) input_must_be_finite_in_a_constant_expression<input::projection_weights<P>>();
@@ -144,7 +145,7 @@ template <class T, std::size_t L, std::size_t QW, std::size_t S, std::size_t KW,
 constexpr void check_scores(const T (&q)[L][QW], const T (&k)[S][KW], std::size_t dk, T divisor,
                             const O&... opts) noexcept {
   if constexpr (checks_values_v<T>) {
-    if (!std::is_constant_evaluated()) return;
+    if (!in_constant_evaluation()) return;
     T mq{}, mk{}, bias_max{}, dot{}, scaled{};
     T scale = T(1);
     if (!all_finite(q, mq)) input_must_be_finite_in_a_constant_expression<input::queries>();
@@ -161,7 +162,7 @@ constexpr void check_scores(const T (&q)[L][QW], const T (&k)[S][KW], std::size_
 template <class T, std::size_t S, std::size_t VW>
 constexpr void check_values(const T (&v)[S][VW]) noexcept {
   if constexpr (checks_values_v<T>) {
-    if (!std::is_constant_evaluated()) return;
+    if (!in_constant_evaluation()) return;
     T mv{};
     if (!all_finite(v, mv)) input_must_be_finite_in_a_constant_expression<input::values>();
   }
