@@ -1,7 +1,7 @@
 // Mistake: A batch key padding (one row per sequence) given to attention on a single sequence.
 // Rule: batch_key_padding(keep) gives row b to item b of a batch; one sequence takes key_padding(row).
 // Expect: shape_error::batch_key_padding_needs_a_batch
-// Expect-plain: shape_error::batch_key_padding_needs_a_batch
+// Expect-plain: static assertion failed: batch_key_padding\(keep\): row b of keep is the key padding of item b of a batch
 #include <cxmat/cxmat.hpp>
 
 constexpr cxmat::matrix<double, 2, 2> Q{{{1, 0}, {0, 1}}};

@@ -161,6 +161,20 @@ constexpr sentence options_fit() noexcept {
   return s;
 }
 
+constexpr sentence output_bias_needs_w_o() noexcept {
+  sentence s;
+  s.put("output_bias(b): the bias is added to Concat(heads)·W_o, and this call has no W_o: pass W_o, or add b "
+        "to the result.");
+  return s;
+}
+
+constexpr sentence batch_key_padding_needs_a_batch() noexcept {
+  sentence s;
+  s.put("batch_key_padding(keep): row b of keep is the key padding of item b of a batch, and this call "
+        "attends over one sequence: pass batches, or key_padding(row) for one sequence.");
+  return s;
+}
+
 constexpr sentence options_conflict() noexcept {
   sentence s;
   s.put("attention options conflict: one call takes at most one scale(...) and at most one bias per projection.");
@@ -248,6 +262,14 @@ struct grouped_query_head_widths_must_match {
 template <class... Elements>
 struct attention_element_types_must_match {
   static_assert(false, detail::plain::element_types<Elements...>());
+};
+template <class... Options>
+struct output_bias_needs_w_o {
+  static_assert(false, detail::plain::output_bias_needs_w_o());
+};
+template <class... Options>
+struct batch_key_padding_needs_a_batch {
+  static_assert(false, detail::plain::batch_key_padding_needs_a_batch());
 };
 template <class... Options>
 struct attention_options_conflict {
