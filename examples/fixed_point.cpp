@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <cstdio>
 
-#include <cxmat/ops/arithmetic.hpp>
-#include <cxmat/core/matrix.hpp>
 #include <cxmat/attention/multi_head.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/ops/arithmetic.hpp>
 #include <cxmat/ops/softmax.hpp>
 
 namespace fx {
@@ -25,8 +25,7 @@ struct q16 {
   template <std::integral I>
   constexpr explicit q16(I n) noexcept : raw(static_cast<std::int32_t>(n) * 65536) {}
   /// From a double, rounded to the nearest step (for constants).
-  constexpr explicit q16(double x) noexcept
-      : raw(static_cast<std::int32_t>(x * 65536.0 + (x < 0 ? -0.5 : 0.5))) {}
+  constexpr explicit q16(double x) noexcept : raw(static_cast<std::int32_t>(x * 65536.0 + (x < 0 ? -0.5 : 0.5))) {}
   static constexpr q16 from_raw(std::int64_t r) noexcept {
     q16 q;
     q.raw = static_cast<std::int32_t>(r);
@@ -100,7 +99,8 @@ constexpr cxmat::matrix<T, R, C> converted(const double (&values)[R][C]) {
 
 template <class T>
 constexpr cxmat::matrix<T, n, d> input() {
-  constexpr double x[n][d] = {{0.5, -1.0, 0.25, 2.0}, {1.5, 0.75, -0.5, 0.0}, {-0.25, 0.5, 1.0, -1.5}, {0.0, 1.25, -0.75, 0.5}};
+  constexpr double x[n][d] = {
+      {0.5, -1.0, 0.25, 2.0}, {1.5, 0.75, -0.5, 0.0}, {-0.25, 0.5, 1.0, -1.5}, {0.0, 1.25, -0.75, 0.5}};
   return converted<T>(x);
 }
 

@@ -66,9 +66,9 @@ int main() {
   using cxmat::times_v;
   using cxmat::with_dims;
   std::printf("\nNamed dimensions:\n");
-  const auto y_named = layer(with_dims<n, d_model>(x), with_dims<d_model, times_v<2, d_k>>(wq),
-                             with_dims<d_model, times_v<2, d_k>>(wk), with_dims<d_model, times_v<2, d_v>>(wv),
-                             with_dims<times_v<2, d_v>, d_model>(wo));
+  const auto y_named =
+      layer(with_dims<n, d_model>(x), with_dims<d_model, times_v<2, d_k>>(wq), with_dims<d_model, times_v<2, d_k>>(wk),
+            with_dims<d_model, times_v<2, d_v>>(wv), with_dims<times_v<2, d_v>, d_model>(wo));
 
   // Names change the types, not the numbers; and the step-by-step layer is multi_head_attention.
   const auto y_library = cxmat::multi_head_attention<2>(x, wq, wk, wv, wo);

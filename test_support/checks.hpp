@@ -4,8 +4,8 @@
 
 #include <cstddef>
 
-#include <cxmat/ops/compare.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/ops/compare.hpp>
 
 namespace cxmat_test {
 

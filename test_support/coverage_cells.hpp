@@ -343,9 +343,8 @@ struct per_head {
   }
   template <class In>
   static constexpr auto weights(const In& in) {
-    return boost::hana::unpack(cxmat::head_weights(in.x, per_head_heads(in)), [](const auto&... w) {
-      return cxmat::batch<double, heads, keys, keys>{{w...}};
-    });
+    return boost::hana::unpack(cxmat::head_weights(in.x, per_head_heads(in)),
+                               [](const auto&... w) { return cxmat::batch<double, heads, keys, keys>{{w...}}; });
   }
 };
 
@@ -379,8 +378,9 @@ struct gqa {
 struct gqa_wo {
   static constexpr bool self_shaped = false, grouped = true;
   template <class In, class... O>
-  static constexpr auto call(const In& in, const O&... o) -> decltype(cxmat::grouped_query_attention<heads, kv_heads>(
-                                                              in.xq, in.xkv, in.wq, in.wk_g, in.wv_g, in.wo, o...)) {
+  static constexpr auto call(const In& in, const O&... o)
+      -> decltype(cxmat::grouped_query_attention<heads, kv_heads>(in.xq, in.xkv, in.wq, in.wk_g, in.wv_g, in.wo,
+                                                                  o...)) {
     return cxmat::grouped_query_attention<heads, kv_heads>(in.xq, in.xkv, in.wq, in.wk_g, in.wv_g, in.wo, o...);
   }
   template <class In>
@@ -441,8 +441,8 @@ struct b_cross {
 struct b_gqa {
   static constexpr bool self_shaped = false, grouped = true;
   template <class In, class... O>
-  static constexpr auto call(const In& in, const O&... o) -> decltype(cxmat::grouped_query_attention<heads, kv_heads>(
-                                                              in.xqb, in.xkvb, in.wq, in.wk_g, in.wv_g, o...)) {
+  static constexpr auto call(const In& in, const O&... o)
+      -> decltype(cxmat::grouped_query_attention<heads, kv_heads>(in.xqb, in.xkvb, in.wq, in.wk_g, in.wv_g, o...)) {
     return cxmat::grouped_query_attention<heads, kv_heads>(in.xqb, in.xkvb, in.wq, in.wk_g, in.wv_g, o...);
   }
 };
@@ -450,8 +450,9 @@ struct b_gqa {
 struct b_gqa_wo {
   static constexpr bool self_shaped = false, grouped = true;
   template <class In, class... O>
-  static constexpr auto call(const In& in, const O&... o) -> decltype(cxmat::grouped_query_attention<heads, kv_heads>(
-                                                              in.xqb, in.xkvb, in.wq, in.wk_g, in.wv_g, in.wo, o...)) {
+  static constexpr auto call(const In& in, const O&... o)
+      -> decltype(cxmat::grouped_query_attention<heads, kv_heads>(in.xqb, in.xkvb, in.wq, in.wk_g, in.wv_g, in.wo,
+                                                                  o...)) {
     return cxmat::grouped_query_attention<heads, kv_heads>(in.xqb, in.xkvb, in.wq, in.wk_g, in.wv_g, in.wo, o...);
   }
 };
@@ -527,13 +528,16 @@ using option_t = decltype(make_option<F>(Opt{}, std::declval<const inputs&>()));
 /// The call of cell (F, Opt) compiles: its result is a complete type (a rejected call's type is
 /// the incomplete shape_error, which no call expression outside decltype may have).
 template <class F, class Opt>
-inline constexpr bool accepts = requires(const inputs& in, const option_t<F, Opt>& o) { F::call(in, o); };
+inline constexpr bool accepts = requires(const inputs& in, const option_t<F, Opt>& o) {
+  F::call(in, o);
+};
 
 /// Overload resolution of the call of cell (F, Opt) finds a function (accepted or a named error).
 template <class F, class Opt>
-inline constexpr bool resolves =
-    requires { typename std::type_identity<decltype(F::call(std::declval<const inputs&>(),
-                                                            std::declval<const option_t<F, Opt>&>()))>::type; };
+inline constexpr bool resolves = requires {
+  typename std::type_identity<decltype(F::call(std::declval<const inputs&>(),
+                                               std::declval<const option_t<F, Opt>&>()))>::type;
+};
 
 template <class F, class Opt>
 using call_t = decltype(F::call(std::declval<const inputs&>(), std::declval<const option_t<F, Opt>&>()));

@@ -12,8 +12,8 @@
 namespace q8_test {
 
 constexpr q8_ref::product to_ref(const cxmat::q8::matmul_params& p) {
-  return {p.lhs_offset, p.rhs_offset, p.output_offset, p.output.multiplier, p.output.shift, p.activation_min,
-          p.activation_max};
+  return {p.lhs_offset,   p.rhs_offset,     p.output_offset, p.output.multiplier,
+          p.output.shift, p.activation_min, p.activation_max};
 }
 
 template <class M, class T>
@@ -36,9 +36,27 @@ constexpr void run_reference(const L& layer, const cxmat::matrix<std::int8_t, N,
   flat_layer<DM, H, DK, DV, DO> f{};
   flatten(layer.wq, f.wq), flatten(layer.wk, f.wk), flatten(layer.wv, f.wv);
   flatten(layer.bq, f.bq), flatten(layer.bk, f.bk), flatten(layer.bv, f.bv);
-  q8_ref::layer_ref r{N, DM, H, DK, DV, DO, f.wq, f.wk, f.wv, f.wo, f.bq, f.bk, f.bv, f.bo,
-                      to_ref(layer.query), to_ref(layer.key), to_ref(layer.value), to_ref(layer.scores),
-                      to_ref(layer.context), {}, {layer.softmax.multiplier, layer.softmax.left_shift, layer.softmax.diff_min}};
+  q8_ref::layer_ref r{N,
+                      DM,
+                      H,
+                      DK,
+                      DV,
+                      DO,
+                      f.wq,
+                      f.wk,
+                      f.wv,
+                      f.wo,
+                      f.bq,
+                      f.bk,
+                      f.bv,
+                      f.bo,
+                      to_ref(layer.query),
+                      to_ref(layer.key),
+                      to_ref(layer.value),
+                      to_ref(layer.scores),
+                      to_ref(layer.context),
+                      {},
+                      {layer.softmax.multiplier, layer.softmax.left_shift, layer.softmax.diff_min}};
   if constexpr (DO != 0) {
     flatten(layer.wo, f.wo), flatten(layer.bo, f.bo);
     r.output = to_ref(layer.output);

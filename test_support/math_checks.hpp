@@ -38,9 +38,7 @@ constexpr bool same_bits(T a, T b) {
   } else if constexpr (sizeof(T) == 4) {
     return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
   } else {
-    const auto sign = [](T v) {
-      return std::bit_cast<std::uint64_t>(static_cast<double>(v)) >> 63;
-    };
+    const auto sign = [](T v) { return std::bit_cast<std::uint64_t>(static_cast<double>(v)) >> 63; };
     return (is_nan(a) && is_nan(b)) || (a == b && sign(a) == sign(b));
   }
 }
@@ -136,12 +134,10 @@ constexpr bool exp_special_values(L launder = {}) {
   using lim = std::numeric_limits<T>;
   const auto exp = [&](T x) { return cxmat::exp(launder(x)); };
   const T inf = lim::infinity();
-  return same_bits(exp(T{0}), T{1}) && same_bits(exp(-T{0}), T{1}) &&
-         same_bits(exp(inf), inf) && is_plus_zero(exp(-inf)) &&
-         is_nan(exp(lim::quiet_NaN())) && is_nan(exp(-lim::quiet_NaN())) &&
-         same_bits(exp(lim::max()), inf) && is_plus_zero(exp(-lim::max())) &&
-         is_plus_zero(exp(T{-20000})) && same_bits(exp(T{20000}), inf) &&
-         same_bits(exp(lim::denorm_min()), T{1}) &&
+  return same_bits(exp(T{0}), T{1}) && same_bits(exp(-T{0}), T{1}) && same_bits(exp(inf), inf) &&
+         is_plus_zero(exp(-inf)) && is_nan(exp(lim::quiet_NaN())) && is_nan(exp(-lim::quiet_NaN())) &&
+         same_bits(exp(lim::max()), inf) && is_plus_zero(exp(-lim::max())) && is_plus_zero(exp(T{-20000})) &&
+         same_bits(exp(T{20000}), inf) && same_bits(exp(lim::denorm_min()), T{1}) &&
          same_bits(exp(-lim::denorm_min()), T{1});
 }
 
@@ -171,9 +167,9 @@ constexpr bool sqrt_special_values(L launder = {}) {
   using lim = std::numeric_limits<T>;
   const auto sqrt = [&](T x) { return cxmat::sqrt(launder(x)); };
   return same_bits(sqrt(T{0}), T{0}) && same_bits(sqrt(-T{0}), -T{0}) &&
-         same_bits(sqrt(lim::infinity()), lim::infinity()) &&
-         is_nan(sqrt(lim::quiet_NaN())) && same_bits(sqrt(T{4}), T{2}) &&
-         same_bits(sqrt(T{1}), T{1}) && same_bits(sqrt(static_cast<T>(0x1p-148L)), static_cast<T>(0x1p-74L));
+         same_bits(sqrt(lim::infinity()), lim::infinity()) && is_nan(sqrt(lim::quiet_NaN())) &&
+         same_bits(sqrt(T{4}), T{2}) && same_bits(sqrt(T{1}), T{1}) &&
+         same_bits(sqrt(static_cast<T>(0x1p-148L)), static_cast<T>(0x1p-74L));
 }
 
 // The hot path of cxmat::exp(double) and the kernel shared with the special path must be the
@@ -182,8 +178,7 @@ constexpr bool exp_paths_agree() {
   const double xs[] = {-511.9, -300.25, -1.5, -0x1p-50, 0x1p-54, 0.75, 3.0, 88.5, 511.99};
   for (double x : xs) {
     const cxmat::detail::exp_reduced e = cxmat::detail::exp_reduce(x);
-    if (!same_bits(cxmat::exp(x),
-                   cxmat::detail::exp_combine(std::bit_cast<double>(e.sbits), e.tmp))) {
+    if (!same_bits(cxmat::exp(x), cxmat::detail::exp_combine(std::bit_cast<double>(e.sbits), e.tmp))) {
       return false;
     }
   }

@@ -1,9 +1,9 @@
 // Generated inputs for property tests: reproducible (fixed seeds) uniform values.
 #pragma once
 
-#include <cstddef>
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <random>
 
 namespace cxmat_test {

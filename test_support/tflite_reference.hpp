@@ -46,7 +46,9 @@ constexpr std::int32_t mbqm(std::int32_t acc, std::int32_t multiplier, int shift
   return rdbpot(srdhm(shl_wrap(acc, shift > 0 ? shift : 0), multiplier), shift > 0 ? 0 : -shift);
 }
 
-constexpr std::int32_t clamp(std::int32_t v, std::int32_t lo, std::int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
+constexpr std::int32_t clamp(std::int32_t v, std::int32_t lo, std::int32_t hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
 
 // FULLY_CONNECTED / BATCH_MATMUL int8: out[i][j] from a (R x K) and bt (C x K), both row-major.
 struct product {
@@ -76,13 +78,13 @@ constexpr std::int32_t sat_mul_pot(std::int32_t x, int e) {  // x·2^e saturated
 constexpr std::int32_t exp_neg(std::int32_t a) {
   if (a == 0) return 2147483647;
   const std::int64_t quarter = std::int64_t{1} << 24;
-  const auto bmod = static_cast<std::int64_t>(a - floor_div(a, quarter) * quarter);  // in [0, quarter)
-  const std::int64_t bb = bmod - quarter;                    // in [-quarter, 0)
-  const std::int64_t rest = bb - a;                          // >= 0, multiple of quarter
+  const auto bmod = static_cast<std::int64_t>(a - floor_div(a, quarter) * quarter);     // in [0, quarter)
+  const std::int64_t bb = bmod - quarter;                                               // in [-quarter, 0)
+  const std::int64_t rest = bb - a;                                                     // >= 0, multiple of quarter
   const std::int32_t x = static_cast<std::int32_t>(bb * 32 + (std::int64_t{1} << 28));  // Q0.31: b + 1/8
   const std::int32_t x2 = srdhm(x, x), x3 = srdhm(x2, x), x4 = srdhm(x2, x2);
   const std::int32_t poly = rdbpot(srdhm(rdbpot(x4, 2) + x3, 715827883) + x2, 1);  // x²/2 + x³/6 + x⁴/24
-  const std::int32_t e18 = 1895147668;  // exp(-1/8) in Q0.31
+  const std::int32_t e18 = 1895147668;                                             // exp(-1/8) in Q0.31
   std::int32_t r = e18 + srdhm(e18, x + poly);
   const std::int32_t f[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
   for (int k = 0; k < 7; ++k) {

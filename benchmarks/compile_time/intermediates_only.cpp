@@ -1,7 +1,7 @@
 // Baseline for the piece_*.cpp benchmarks: their inputs and intermediates, and no piece. Each
 // check is its own constant expression, so none of them costs more than one input.
-#include <cxmat/math.hpp>
 #include <cxmat/attention/multi_head.hpp>
+#include <cxmat/math.hpp>
 #include <cxmat/ops/softmax.hpp>
 
 #include "intermediates.hpp"

@@ -83,13 +83,12 @@ constexpr auto gqa() { return cxmat::grouped_query_attention<4, 2>(Q, X, Wq, Wk2
 constexpr auto per_head() { return cxmat::multi_head_attention(X, heads_tuple); }
 constexpr auto batched() { return cxmat::multi_head_attention<heads>(Xb, Wq, Wk, Wv, Wo); }
 
-#define CXMAT_HASH_CASE(name)                                                                    \
-  {                                                                                              \
-    constexpr std::uint64_t at_compile_time = hash_of(name());                                   \
-    const auto at_run_time = name();                                                             \
-    std::printf("ct %-10s %016llx\nrt %-10s %016llx\n", #name,                                   \
-                static_cast<unsigned long long>(at_compile_time), #name,                         \
-                static_cast<unsigned long long>(hash_of(at_run_time)));                          \
+#define CXMAT_HASH_CASE(name)                                                                                    \
+  {                                                                                                              \
+    constexpr std::uint64_t at_compile_time = hash_of(name());                                                   \
+    const auto at_run_time = name();                                                                             \
+    std::printf("ct %-10s %016llx\nrt %-10s %016llx\n", #name, static_cast<unsigned long long>(at_compile_time), \
+                #name, static_cast<unsigned long long>(hash_of(at_run_time)));                                   \
   }
 
 // Rows with NaN, +inf, all -inf, -inf in the middle and an entry below the cutoff: run time only

@@ -53,22 +53,66 @@ void softmax_bench(benchmark::State& state, F f) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
 }
 
-void exp_double_std(benchmark::State& s) { map_bench<double>(s, [](double x) { return std::exp(x); }, -20, 20); }
-void exp_double_cxmat(benchmark::State& s) { map_bench<double>(s, [](double x) { return cxmat::exp(x); }, -20, 20); }
-void exp_double_wide_std(benchmark::State& s) { map_bench<double>(s, [](double x) { return std::exp(x); }, -740, 705); }
-void exp_double_wide_cxmat(benchmark::State& s) { map_bench<double>(s, [](double x) { return cxmat::exp(x); }, -740, 705); }
-void exp_float_std(benchmark::State& s) { map_bench<float>(s, [](float x) { return std::exp(x); }, -20, 20); }
-void exp_float_cxmat(benchmark::State& s) { map_bench<float>(s, [](float x) { return cxmat::exp(x); }, -20, 20); }
-void softmax_double_std(benchmark::State& s) { softmax_bench<double>(s, [](double x) { return std::exp(x); }); }
-void softmax_double_cxmat(benchmark::State& s) { softmax_bench<double>(s, [](double x) { return cxmat::exp(x); }); }
-void softmax_float_std(benchmark::State& s) { softmax_bench<float>(s, [](float x) { return std::exp(x); }); }
-void softmax_float_cxmat(benchmark::State& s) { softmax_bench<float>(s, [](float x) { return cxmat::exp(x); }); }
-void exp_long_std(benchmark::State& s) { map_bench<long double>(s, [](long double x) { return std::exp(x); }, -20, 20); }
-void exp_long_cxmat(benchmark::State& s) { map_bench<long double>(s, [](long double x) { return cxmat::exp(x); }, -20, 20); }
-void sqrt_double_std(benchmark::State& s) { map_bench<double>(s, [](double x) { return std::sqrt(x); }, 0, 1e6); }
-void sqrt_double_cxmat(benchmark::State& s) { map_bench<double>(s, [](double x) { return cxmat::sqrt(x); }, 0, 1e6); }
-void sqrt_float_std(benchmark::State& s) { map_bench<float>(s, [](float x) { return std::sqrt(x); }, 0, 1e6); }
-void sqrt_float_cxmat(benchmark::State& s) { map_bench<float>(s, [](float x) { return cxmat::sqrt(x); }, 0, 1e6); }
+void exp_double_std(benchmark::State& s) {
+  map_bench<double>(
+      s, [](double x) { return std::exp(x); }, -20, 20);
+}
+void exp_double_cxmat(benchmark::State& s) {
+  map_bench<double>(
+      s, [](double x) { return cxmat::exp(x); }, -20, 20);
+}
+void exp_double_wide_std(benchmark::State& s) {
+  map_bench<double>(
+      s, [](double x) { return std::exp(x); }, -740, 705);
+}
+void exp_double_wide_cxmat(benchmark::State& s) {
+  map_bench<double>(
+      s, [](double x) { return cxmat::exp(x); }, -740, 705);
+}
+void exp_float_std(benchmark::State& s) {
+  map_bench<float>(
+      s, [](float x) { return std::exp(x); }, -20, 20);
+}
+void exp_float_cxmat(benchmark::State& s) {
+  map_bench<float>(
+      s, [](float x) { return cxmat::exp(x); }, -20, 20);
+}
+void softmax_double_std(benchmark::State& s) {
+  softmax_bench<double>(s, [](double x) { return std::exp(x); });
+}
+void softmax_double_cxmat(benchmark::State& s) {
+  softmax_bench<double>(s, [](double x) { return cxmat::exp(x); });
+}
+void softmax_float_std(benchmark::State& s) {
+  softmax_bench<float>(s, [](float x) { return std::exp(x); });
+}
+void softmax_float_cxmat(benchmark::State& s) {
+  softmax_bench<float>(s, [](float x) { return cxmat::exp(x); });
+}
+void exp_long_std(benchmark::State& s) {
+  map_bench<long double>(
+      s, [](long double x) { return std::exp(x); }, -20, 20);
+}
+void exp_long_cxmat(benchmark::State& s) {
+  map_bench<long double>(
+      s, [](long double x) { return cxmat::exp(x); }, -20, 20);
+}
+void sqrt_double_std(benchmark::State& s) {
+  map_bench<double>(
+      s, [](double x) { return std::sqrt(x); }, 0, 1e6);
+}
+void sqrt_double_cxmat(benchmark::State& s) {
+  map_bench<double>(
+      s, [](double x) { return cxmat::sqrt(x); }, 0, 1e6);
+}
+void sqrt_float_std(benchmark::State& s) {
+  map_bench<float>(
+      s, [](float x) { return std::sqrt(x); }, 0, 1e6);
+}
+void sqrt_float_cxmat(benchmark::State& s) {
+  map_bench<float>(
+      s, [](float x) { return cxmat::sqrt(x); }, 0, 1e6);
+}
 
 }  // namespace
 

@@ -108,7 +108,9 @@ void random_layers(const char* name, int layers) {
 }  // namespace
 
 int main() {
-  std::printf("| layer | masks | inputs | max error (LSB) | mean error (LSB) | outside output range | max error inside it (LSB) |\n");
+  std::printf(
+      "| layer | masks | inputs | max error (LSB) | mean error (LSB) | outside output range | max error inside it "
+      "(LSB) |\n");
   std::printf("|---|---|---|---:|---:|---:|---:|\n");
   {
     // Worksheet 004, as in examples/quantized_attention.cpp: calibrated on X and X reversed.
@@ -116,8 +118,8 @@ int main() {
     const cxmat::batch<double, 2, 5, 6> set{{X, cxmat::permute_rows<4, 3, 2, 1, 0>(X)}};
     error_stats s, sc;
     const auto cal = q8::calibrate<3>(set, Wq, Wk, Wv);
-    accumulate(s, q8::multi_head_attention(q8::quantize(X, cal.input), cal.layer), cxmat::multi_head_attention<3>(X, Wq, Wk, Wv),
-               cal.output);
+    accumulate(s, q8::multi_head_attention(q8::quantize(X, cal.input), cal.layer),
+               cxmat::multi_head_attention<3>(X, Wq, Wk, Wv), cal.output);
     row("worksheet 004 (5 x 6, H = 3, no W_o)", "none", "X", s);
     const auto calc = q8::calibrate<3>(set, Wq, Wk, Wv, cxmat::causal);
     accumulate(sc, q8::multi_head_attention(q8::quantize(X, calc.input), calc.layer, cxmat::causal),

@@ -9,12 +9,12 @@
 #include <random>
 #include <vector>
 
-#include <Eigen/Dense>
 #include <benchmark/benchmark.h>
+#include <Eigen/Dense>
 
-#include <cxmat/ops/arithmetic.hpp>
-#include <cxmat/core/matrix.hpp>
 #include <cxmat/attention/multi_head.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/ops/arithmetic.hpp>
 
 namespace {
 
@@ -228,7 +228,7 @@ void bm_paired(benchmark::State& state) {
   state.counters["samples"] = static_cast<double>(ratio.size());
 }
 
-#define CXMAT_BENCH_SHAPE(T, N, D, H)                                   \
+#define CXMAT_BENCH_SHAPE(T, N, D, H)                                           \
   BENCHMARK(bm_cxmat<T, N, D, H>)->Name("mha/cxmat/" #T "/" #N "x" #D "/H" #H); \
   BENCHMARK(bm_eigen<T, N, D, H>)->Name("mha/eigen/" #T "/" #N "x" #D "/H" #H); \
   BENCHMARK(bm_paired<T, N, D, H>)->Name("mha/paired/" #T "/" #N "x" #D "/H" #H);

@@ -9,11 +9,11 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cxmat/core/matrix.hpp>
 #include <cxmat/kernels/runtime_exp.hpp>
 #include <cxmat/kernels/runtime_simd.hpp>
 #include <cxmat/kernels/runtime_softmax.hpp>
 #include <cxmat/math.hpp>
-#include <cxmat/core/matrix.hpp>
 #include <cxmat/ops/softmax.hpp>
 
 namespace {
@@ -101,11 +101,14 @@ void exp_loop(benchmark::State& state, F f, double lo, double hi) {
 
 template <class T>
 void bm_exp_cxmat(benchmark::State& state) {
-  exp_loop<T>(state, [](T v) { return cxmat::exp(v); }, static_cast<double>(state.range(0)), static_cast<double>(state.range(1)));
+  exp_loop<T>(
+      state, [](T v) { return cxmat::exp(v); }, static_cast<double>(state.range(0)),
+      static_cast<double>(state.range(1)));
 }
 template <class T>
 void bm_exp_std(benchmark::State& state) {
-  exp_loop<T>(state, [](T v) { return std::exp(v); }, static_cast<double>(state.range(0)), static_cast<double>(state.range(1)));
+  exp_loop<T>(
+      state, [](T v) { return std::exp(v); }, static_cast<double>(state.range(0)), static_cast<double>(state.range(1)));
 }
 
 // Softmax's own kernel (detail/runtime_exp.hpp; arguments <= 0 only), a packet at a time.
@@ -118,15 +121,16 @@ void bm_exp_kernel(benchmark::State& state) {
   for (auto _ : state) {
     benchmark::DoNotOptimize(x.data());
     for (std::size_t i = 0; i < x.size(); i += lanes) {
-      cxmat::detail::store_packet(y.data() + i, cxmat::detail::exp_nonpositive(cxmat::detail::load_packet<P>(x.data() + i)));
+      cxmat::detail::store_packet(y.data() + i,
+                                  cxmat::detail::exp_nonpositive(cxmat::detail::load_packet<P>(x.data() + i)));
     }
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(x.size()));
 }
 
-#define CXMAT_BENCH_SOFTMAX(T, N)                                                         \
-  BENCHMARK(bm_softmax_cxmat<T, N>)->Name("softmax_rows/cxmat/" #T "/" #N "x" #N);       \
+#define CXMAT_BENCH_SOFTMAX(T, N)                                                  \
+  BENCHMARK(bm_softmax_cxmat<T, N>)->Name("softmax_rows/cxmat/" #T "/" #N "x" #N); \
   BENCHMARK(bm_softmax_std<T, N>)->Name("softmax_rows/std_exp_loop/" #T "/" #N "x" #N);
 
 CXMAT_BENCH_SOFTMAX(float, 5)

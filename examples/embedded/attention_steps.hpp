@@ -2,8 +2,8 @@
 // check and the host benchmark.
 #pragma once
 
-#include <cxmat/ops/arithmetic.hpp>
 #include <cxmat/attention/multi_head.hpp>
+#include <cxmat/ops/arithmetic.hpp>
 
 #include "model.hpp"
 

@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include <cxmat/ops/arithmetic.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/ops/arithmetic.hpp>
 
 namespace model {
 

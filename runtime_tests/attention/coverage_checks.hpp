@@ -66,17 +66,17 @@ void check_supported(const cov::inputs& in, const E& expected, const N& expected
 }  // namespace coverage_runtime
 
 #define CXMAT_RUNTIME_SUPPORTED(form, option)                                                          \
-  if constexpr (coverage_runtime::here<cxmat_coverage::forms::form>) {                                \
-    SECTION(#form " with " #option) {                                                                 \
+  if constexpr (coverage_runtime::here<cxmat_coverage::forms::form>) {                                 \
+    SECTION(#form " with " #option) {                                                                  \
       coverage_runtime::check_supported<cxmat_coverage::forms::form, cxmat_coverage::options::option>( \
-          in, cxmat_coverage::expected::form##_##option, cxmat_coverage::expected::form##_none);      \
-    }                                                                                                 \
+          in, cxmat_coverage::expected::form##_##option, cxmat_coverage::expected::form##_none);       \
+    }                                                                                                  \
   }
 #define CXMAT_RUNTIME_IGNORED(...)
 
 /// One test case per translation unit: every supported cell of its forms, one SECTION each.
-#define CXMAT_RUNTIME_COVERAGE_TEST(name)                                                                  \
-  TEST_CASE("coverage matrix at run time: " name, "[coverage][attention]") {                              \
-    const cxmat_coverage::inputs in = coverage_runtime::run_time_inputs();                                \
-    CXMAT_COVERAGE_CELLS(CXMAT_RUNTIME_SUPPORTED, CXMAT_RUNTIME_IGNORED, CXMAT_RUNTIME_IGNORED)           \
+#define CXMAT_RUNTIME_COVERAGE_TEST(name)                                                       \
+  TEST_CASE("coverage matrix at run time: " name, "[coverage][attention]") {                    \
+    const cxmat_coverage::inputs in = coverage_runtime::run_time_inputs();                      \
+    CXMAT_COVERAGE_CELLS(CXMAT_RUNTIME_SUPPORTED, CXMAT_RUNTIME_IGNORED, CXMAT_RUNTIME_IGNORED) \
   }

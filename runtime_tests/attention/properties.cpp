@@ -34,10 +34,10 @@ constexpr int draws_per_shape = 25;
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("multi-head attention properties on random inputs", "[property]",
-                   (layer_shape<1, 1, 1, 1>), (layer_shape<2, 4, 2, 3>), (layer_shape<3, 6, 3, 6>),
-                   (layer_shape<5, 6, 3, 4>), (layer_shape<7, 8, 4, 2>), (layer_shape<4, 12, 6, 5>),
-                   (layer_shape<9, 10, 5, 10>), (layer_shape<16, 16, 4, 8>), (layer_shape<24, 32, 8, 16>)) {
+TEMPLATE_TEST_CASE("multi-head attention properties on random inputs", "[property]", (layer_shape<1, 1, 1, 1>),
+                   (layer_shape<2, 4, 2, 3>), (layer_shape<3, 6, 3, 6>), (layer_shape<5, 6, 3, 4>),
+                   (layer_shape<7, 8, 4, 2>), (layer_shape<4, 12, 6, 5>), (layer_shape<9, 10, 5, 10>),
+                   (layer_shape<16, 16, 4, 8>), (layer_shape<24, 32, 8, 16>)) {
   using S = TestType;
   constexpr std::size_t H = S::heads;
   std::mt19937_64 rng(0xC0FFEE + S::tokens * 131 + S::width * 7 + H);
@@ -63,8 +63,9 @@ TEMPLATE_TEST_CASE("multi-head attention properties on random inputs", "[propert
 
     // Equal to the independent reference.
     namespace ref = cxmat_test::reference;
-    const auto expected = ref::multi_head(ref::matmul(ref::from(X), ref::from(Wq)), ref::matmul(ref::from(X), ref::from(Wk)),
-                                          ref::matmul(ref::from(X), ref::from(Wv)), H);
+    const auto expected =
+        ref::multi_head(ref::matmul(ref::from(X), ref::from(Wq)), ref::matmul(ref::from(X), ref::from(Wk)),
+                        ref::matmul(ref::from(X), ref::from(Wv)), H);
     CHECK(ref::max_relative_error(result.output, expected) <= reference_tolerance);
     const auto projected = cxmat::multi_head_attention<H>(X, Wq, Wk, Wv, Wo);
     CHECK(ref::max_relative_error(projected, ref::matmul(expected, ref::from(Wo))) <= reference_tolerance);
@@ -73,8 +74,10 @@ TEMPLATE_TEST_CASE("multi-head attention properties on random inputs", "[propert
     const auto qb = cxmat::split_columns<H>(Wq);
     const auto kb = cxmat::split_columns<H>(Wk);
     const auto vb = cxmat::split_columns<H>(Wv);
-    const auto heads = boost::hana::unpack(boost::hana::make_range(boost::hana::size_c<0>, boost::hana::size_c<H>),
-                                           [&](auto... h) { return cxmat::make_heads(cxmat::attention_head{qb[h], kb[h], vb[h]}...); });
+    const auto heads =
+        boost::hana::unpack(boost::hana::make_range(boost::hana::size_c<0>, boost::hana::size_c<H>), [&](auto... h) {
+          return cxmat::make_heads(cxmat::attention_head{qb[h], kb[h], vb[h]}...);
+        });
     CHECK(cxmat::multi_head_attention(X, heads) == result.output);
     CHECK(cxmat::multi_head_attention(X, heads, Wo) == projected);
 
@@ -90,10 +93,12 @@ TEMPLATE_TEST_CASE("multi-head attention properties on random inputs", "[propert
 
 TEMPLATE_TEST_CASE("cross-attention with L != S and d_k != d_v matches the reference", "[property]",
                    (std::integer_sequence<std::size_t, 1, 7, 3, 2>), (std::integer_sequence<std::size_t, 4, 9, 5, 3>),
-                   (std::integer_sequence<std::size_t, 8, 3, 2, 6>), (std::integer_sequence<std::size_t, 16, 32, 8, 4>)) {
+                   (std::integer_sequence<std::size_t, 8, 3, 2, 6>),
+                   (std::integer_sequence<std::size_t, 16, 32, 8, 4>)) {
   constexpr auto dims = []<std::size_t... N>(std::integer_sequence<std::size_t, N...>) {
     return std::array<std::size_t, 4>{N...};
-  }(TestType{});
+  }
+  (TestType{});
   constexpr std::size_t L = dims[0], S = dims[1], DK = dims[2], DV = dims[3];
   std::mt19937_64 rng(L * 1000 + S);
   for (int draw = 0; draw < draws_per_shape; ++draw) {

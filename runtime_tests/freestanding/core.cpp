@@ -8,8 +8,8 @@
 
 // Belt and braces for the hosted headers the symbol check cannot see (inline-only use):
 // libstdc++ defines these guards when the header is included, however indirectly.
-#if defined(_GLIBCXX_IOSTREAM) || defined(_GLIBCXX_OSTREAM) || defined(_GLIBCXX_CMATH) || \
-    defined(_GLIBCXX_VECTOR) || defined(_GLIBCXX_STRING) || defined(_GLIBCXX_MEMORY)
+#if defined(_GLIBCXX_IOSTREAM) || defined(_GLIBCXX_OSTREAM) || defined(_GLIBCXX_CMATH) || defined(_GLIBCXX_VECTOR) || \
+    defined(_GLIBCXX_STRING) || defined(_GLIBCXX_MEMORY)
 #error "a core cxmat header includes <iostream>, <ostream>, <cmath>, <vector>, <string> or <memory>"
 #endif
 
@@ -53,8 +53,8 @@ void cxmat_freestanding_softmax(const double* scores, double* weights) {
   store(cxmat::softmax_rows(load<cxmat::matrix<double, 5, 23>>(scores)), weights);
 }
 
-void cxmat_freestanding_attention_f(const float* x, const float* wq, const float* wk, const float* wv,
-                                    const float* wo, float* out) {
+void cxmat_freestanding_attention_f(const float* x, const float* wq, const float* wk, const float* wv, const float* wo,
+                                    float* out) {
   layer<float, 16, 32, 4>(x, wq, wk, wv, wo, out);
 }
 

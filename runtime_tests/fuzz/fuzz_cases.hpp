@@ -55,26 +55,36 @@ T draw_value(source& src, unsigned m) {
   const auto sign = [negative](T v) { return negative ? -v : v; };
   enum { ord, zero_v, denormal_v, huge_v, inf_v, nan_v } kind_of = ord;
   switch (m) {
-    case zeros_denormals: kind_of = c < 32 ? zero_v : c < 64 ? denormal_v : ord; break;
-    case huge_values: kind_of = c < 32 ? huge_v : ord; break;
+    case zeros_denormals:
+      kind_of = c < 32 ? zero_v : c < 64 ? denormal_v : ord;
+      break;
+    case huge_values:
+      kind_of = c < 32 ? huge_v : ord;
+      break;
     case everything:
       kind_of = c < 16 ? zero_v : c < 32 ? denormal_v : c < 64 ? huge_v : c < 80 ? inf_v : c < 96 ? nan_v : ord;
       break;
     case rare_specials:
       kind_of = c < 3 ? zero_v : c < 6 ? denormal_v : c < 9 ? huge_v : c < 11 ? inf_v : c < 12 ? nan_v : ord;
       break;
-    default: break;
+    default:
+      break;
   }
   switch (kind_of) {
-    case zero_v: return sign(T(0));
+    case zero_v:
+      return sign(T(0));
     case denormal_v: {
       const T mantissa = static_cast<T>(f == 0 ? 1 : f);
       return sign(std::ldexp(mantissa, limits::min_exponent - limits::digits));
     }
-    case huge_v: return sign((1 + frac) * huge_magnitude<T>());
-    case inf_v: return sign(limits::infinity());
-    case nan_v: return limits::quiet_NaN();
-    default: return sign(std::ldexp(1 + frac, static_cast<int>((shape >> 1U) % 8U) - 4));
+    case huge_v:
+      return sign((1 + frac) * huge_magnitude<T>());
+    case inf_v:
+      return sign(limits::infinity());
+    case nan_v:
+      return limits::quiet_NaN();
+    default:
+      return sign(std::ldexp(1 + frac, static_cast<int>((shape >> 1U) % 8U) - 4));
   }
 }
 
@@ -98,7 +108,7 @@ enum pattern : unsigned {
   all_masked,
   pattern_count
 };
-inline const char* const pattern_names[] = {"all-allowed", "random",      "fully-masked-rows", "masked-prefix",
+inline const char* const pattern_names[] = {"all-allowed",   "random",      "fully-masked-rows", "masked-prefix",
                                             "masked-middle", "alternating", "masked-suffix",     "all-masked"};
 
 template <class M>
@@ -114,14 +124,29 @@ void fill_mask(M& m, source& src, unsigned p) {
     for (std::size_t j = 0; j < C; ++j) {
       bool allowed = true;
       switch (p) {
-        case random_density: allowed = src.byte() < density; break;
-        case masked_rows: allowed = !row_masked; break;
-        case masked_prefix: allowed = j >= a; break;
-        case masked_middle: allowed = j < a || j >= b; break;
-        case alternating: allowed = (j & 1U) == parity; break;
-        case masked_suffix: allowed = j < a; break;
-        case all_masked: allowed = false; break;
-        default: break;
+        case random_density:
+          allowed = src.byte() < density;
+          break;
+        case masked_rows:
+          allowed = !row_masked;
+          break;
+        case masked_prefix:
+          allowed = j >= a;
+          break;
+        case masked_middle:
+          allowed = j < a || j >= b;
+          break;
+        case alternating:
+          allowed = (j & 1U) == parity;
+          break;
+        case masked_suffix:
+          allowed = j < a;
+          break;
+        case all_masked:
+          allowed = false;
+          break;
+        default:
+          break;
       }
       m(i, j) = allowed;
     }
@@ -151,10 +176,14 @@ struct score_options {
   /// The documented meaning of the pack's masks, written out: query i may attend to key j.
   bool allowed(std::size_t i, std::size_t j) const {
     switch (which) {
-      case mask_only: return allowed_mask(i, j);
-      case padding_causal: return keep(0, j) && j <= i;
-      case everything_lower_right: return allowed_mask(i, j) && j + L <= i + S;
-      default: return true;
+      case mask_only:
+        return allowed_mask(i, j);
+      case padding_causal:
+        return keep(0, j) && j <= i;
+      case everything_lower_right:
+        return allowed_mask(i, j) && j + L <= i + S;
+      default:
+        return true;
     }
   }
 
@@ -162,13 +191,21 @@ struct score_options {
   template <class F>
   void apply(F&& call) const {
     switch (which) {
-      case mask_only: call(cxmat::mask(allowed_mask)); break;
-      case padding_causal: call(cxmat::key_padding(keep), cxmat::causal); break;
-      case bias_scale: call(cxmat::bias(bias), cxmat::scale(factor)); break;
+      case mask_only:
+        call(cxmat::mask(allowed_mask));
+        break;
+      case padding_causal:
+        call(cxmat::key_padding(keep), cxmat::causal);
+        break;
+      case bias_scale:
+        call(cxmat::bias(bias), cxmat::scale(factor));
+        break;
       case everything_lower_right:
         call(cxmat::mask(allowed_mask), cxmat::bias(bias), cxmat::causal_lower_right, cxmat::scale(factor));
         break;
-      default: call(); break;
+      default:
+        call();
+        break;
     }
   }
 
@@ -214,11 +251,16 @@ real ulp_of(real x) {
 
 inline std::string kind_text(const bound& b) {
   switch (b.k) {
-    case kind::nan: return "NaN";
-    case kind::pos_inf: return "+inf";
-    case kind::neg_inf: return "-inf";
-    case kind::unknown: return "unknown";
-    default: return b.lo == 0 && b.hi == 0 ? "exactly 0" : "finite";
+    case kind::nan:
+      return "NaN";
+    case kind::pos_inf:
+      return "+inf";
+    case kind::neg_inf:
+      return "-inf";
+    case kind::unknown:
+      return "unknown";
+    default:
+      return b.lo == 0 && b.hi == 0 ? "exactly 0" : "finite";
   }
 }
 
@@ -232,8 +274,8 @@ std::string value_text(T v) {
 /// Compares one element with its reference and records the outcome. `context` describes the
 /// case (called only on failure); `softmax_n` > 0 asks for the softmax error measure.
 template <class T, class Context>
-void check(report& rep, function_stats& st, const std::string& fn, T got, const bound& e, std::size_t i,
-           std::size_t j, const Context& context, std::size_t softmax_n = 0) {
+void check(report& rep, function_stats& st, const std::string& fn, T got, const bound& e, std::size_t i, std::size_t j,
+           const Context& context, std::size_t softmax_n = 0) {
   if ((e.flags & rep.skip) != 0) {
     ++st.skipped;
     return;
@@ -246,10 +288,18 @@ void check(report& rep, function_stats& st, const std::string& fn, T got, const 
   const real g = static_cast<real>(got);
   bool ok = false;
   switch (e.k) {
-    case kind::nan: ok = std::isnan(got); break;
-    case kind::pos_inf: ok = std::isinf(got) && got > 0; break;
-    case kind::neg_inf: ok = std::isinf(got) && got < 0; break;
-    default: ok = std::isfinite(got) && g >= e.lo && g <= e.hi; break;
+    case kind::nan:
+      ok = std::isnan(got);
+      break;
+    case kind::pos_inf:
+      ok = std::isinf(got) && got > 0;
+      break;
+    case kind::neg_inf:
+      ok = std::isinf(got) && got < 0;
+      break;
+    default:
+      ok = std::isfinite(got) && g >= e.lo && g <= e.hi;
+      break;
   }
   if (e.k != kind::finite || (e.lo == 0 && e.hi == 0)) ++st.special;
   if ((e.flags & zero_weight_nonfinite) != 0) {
@@ -278,10 +328,11 @@ void check(report& rep, function_stats& st, const std::string& fn, T got, const 
   if (rep.failures.size() < rep.max_failures_kept) {
     std::ostringstream os;
     os.precision(std::numeric_limits<T>::max_digits10);
-    os << rep.label << ": " << fn << " " << context() << ": element (" << i << ", " << j << ") is " << got << ", expected "
-       << kind_text(e);
-    if (e.k == kind::finite) os << " in [" << static_cast<double>(e.lo) << ", " << static_cast<double>(e.hi)
-                                << "] (exact " << static_cast<double>(e.x) << ")";
+    os << rep.label << ": " << fn << " " << context() << ": element (" << i << ", " << j << ") is " << got
+       << ", expected " << kind_text(e);
+    if (e.k == kind::finite)
+      os << " in [" << static_cast<double>(e.lo) << ", " << static_cast<double>(e.hi) << "] (exact "
+         << static_cast<double>(e.x) << ")";
     if (!flags.empty()) os << " [class " << flags << "]";
     rep.failures.push_back(os.str());
   }
@@ -294,8 +345,8 @@ void check(report& rep, function_stats& st, const std::string& fn, T got, const 
 /// The reference scores of q and k under the options: (q_i·k_j)/√d_k, or (q_i·k_j)·factor with a
 /// scale, plus the bias, then -inf where a mask forbids the key (docs/numerics.md, "Masks").
 template <class T, std::size_t L, std::size_t S>
-bound score_of(const bound* q_row, const bound* k_row, std::size_t dk, const score_options<T, L, S>& o,
-               std::size_t i, std::size_t j) {
+bound score_of(const bound* q_row, const bound* k_row, std::size_t dk, const score_options<T, L, S>& o, std::size_t i,
+               std::size_t j) {
   bound s = dot<T>(q_row, 1, k_row, 1, dk);
   s = o.has_scale() ? mul<T>(s, exact<T>(o.factor)) : divide_by_root<T>(s, dk);
   if (o.has_bias()) s = add<T>(s, exact<T>(o.bias(i, j)));
@@ -433,7 +484,8 @@ void single_head(source& src, report& rep, focus f) {
     cxmat::matrix<T, L, S> got{};
     o.apply([&](const auto&... opts) { got = cxmat::attention_scores(q, k, opts...); });
     for (std::size_t i = 0; i < L; ++i) {
-      for (std::size_t j = 0; j < S; ++j) check(rep, st, fn, got(i, j), score_of(&qb(i, 0), &kb(j, 0), DK, o, i, j), i, j, context);
+      for (std::size_t j = 0; j < S; ++j)
+        check(rep, st, fn, got(i, j), score_of(&qb(i, 0), &kb(j, 0), DK, o, i, j), i, j, context);
     }
   } else if (c.fn == 3) {
     cxmat::matrix<T, L, S> got{};
@@ -468,8 +520,8 @@ void multi_head(source& src, report& rep) {
   score_options<T, N, N> o;
   const unsigned packs[] = {no_options, mask_only, padding_causal, everything_lower_right};
   o.draw(src, packs[src.below(4)]);
-  const std::string fn = std::string(with_wo ? "multi_head_attention+W_o" : "multi_head_attention") + "<" +
-                         type_name<T> + ">";
+  const std::string fn =
+      std::string(with_wo ? "multi_head_attention+W_o" : "multi_head_attention") + "<" + type_name<T> + ">";
   function_stats& st = rep.stats[fn];
   ++st.calls;
   const auto context = [&] {
@@ -533,15 +585,15 @@ template <class T>
 void run_typed_case(source& src, report& rep, focus f) {
   using single_fn = void (*)(source&, report&, focus);
   static constexpr single_fn single_shapes[] = {
-      &single_head<T, 1, 1, 1, 1>,   &single_head<T, 1, 3, 5, 7>,    &single_head<T, 3, 5, 7, 1>,
-      &single_head<T, 5, 7, 3, 3>,   &single_head<T, 7, 1, 3, 5>,    &single_head<T, 17, 17, 5, 3>,
-      &single_head<T, 3, 33, 17, 5>, &single_head<T, 33, 7, 3, 17>,  &single_head<T, 2, 4, 8, 6>,
-      &single_head<T, 8, 16, 4, 2>,  &single_head<T, 6, 6, 6, 6>,    &single_head<T, 17, 33, 33, 7>,
+      &single_head<T, 1, 1, 1, 1>,   &single_head<T, 1, 3, 5, 7>,   &single_head<T, 3, 5, 7, 1>,
+      &single_head<T, 5, 7, 3, 3>,   &single_head<T, 7, 1, 3, 5>,   &single_head<T, 17, 17, 5, 3>,
+      &single_head<T, 3, 33, 17, 5>, &single_head<T, 33, 7, 3, 17>, &single_head<T, 2, 4, 8, 6>,
+      &single_head<T, 8, 16, 4, 2>,  &single_head<T, 6, 6, 6, 6>,   &single_head<T, 17, 33, 33, 7>,
   };
   using multi_fn = void (*)(source&, report&);
   static constexpr multi_fn multi_shapes[] = {
-      &multi_head<T, 1, 1, 1, 1, 1, 1>, &multi_head<T, 3, 5, 3, 1, 2, 5>,  &multi_head<T, 5, 7, 3, 3, 1, 3>,
-      &multi_head<T, 7, 4, 2, 5, 3, 7>, &multi_head<T, 17, 6, 2, 3, 4, 3>, &multi_head<T, 8, 8, 4, 2, 2, 8>,
+      &multi_head<T, 1, 1, 1, 1, 1, 1>,   &multi_head<T, 3, 5, 3, 1, 2, 5>,  &multi_head<T, 5, 7, 3, 3, 1, 3>,
+      &multi_head<T, 7, 4, 2, 5, 3, 7>,   &multi_head<T, 17, 6, 2, 3, 4, 3>, &multi_head<T, 8, 8, 4, 2, 2, 8>,
       &multi_head<T, 33, 5, 1, 17, 3, 2>,
   };
   constexpr std::size_t n_single = sizeof(single_shapes) / sizeof(single_shapes[0]);

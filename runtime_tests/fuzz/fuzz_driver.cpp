@@ -56,19 +56,21 @@ void run_case(source& src, report& rep, focus f) {
 
 std::string summary(const report& rep, double seconds) {
   std::ostringstream os;
-  os << rep.cases << " cases in " << std::fixed << std::setprecision(2) << seconds << " s ("
-     << std::setprecision(0) << (seconds > 0 ? static_cast<double>(rep.cases) / seconds : 0.0) << " cases/s)";
+  os << rep.cases << " cases in " << std::fixed << std::setprecision(2) << seconds << " s (" << std::setprecision(0)
+     << (seconds > 0 ? static_cast<double>(rep.cases) / seconds : 0.0) << " cases/s)";
   if (rep.skip != 0) os << ", excluded: " << flag_names(rep.skip);
   os << "\n";
-  os << std::left << std::setw(38) << "function" << std::right << std::setw(7) << "calls" << std::setw(10)
-     << "checked" << std::setw(9) << "special" << std::setw(8) << "unknown" << std::setw(8) << "skipped"
-     << std::setw(7) << "either" << std::setw(7) << "failed" << std::setw(14) << "worst ulp" << std::setw(10) << "of bound" << std::setw(12)
-     << "(n+4)eps" << "\n";
+  os << std::left << std::setw(38) << "function" << std::right << std::setw(7) << "calls" << std::setw(10) << "checked"
+     << std::setw(9) << "special" << std::setw(8) << "unknown" << std::setw(8) << "skipped" << std::setw(7) << "either"
+     << std::setw(7) << "failed" << std::setw(14) << "worst ulp" << std::setw(10) << "of bound" << std::setw(12)
+     << "(n+4)eps"
+     << "\n";
   for (const auto& [name, st] : rep.stats) {
     os << std::left << std::setw(38) << name << std::right << std::setw(7) << st.calls << std::setw(10) << st.checked
        << std::setw(9) << st.special << std::setw(8) << st.unknown << std::setw(8) << st.skipped << std::setw(7)
-       << st.either << std::setw(7) << st.failed << std::setw(14) << std::setprecision(2) << static_cast<double>(st.worst_ulps) << std::setw(10)
-       << std::setprecision(3) << static_cast<double>(st.worst_fraction) << std::setw(12);
+       << st.either << std::setw(7) << st.failed << std::setw(14) << std::setprecision(2)
+       << static_cast<double>(st.worst_ulps) << std::setw(10) << std::setprecision(3)
+       << static_cast<double>(st.worst_fraction) << std::setw(12);
     if (st.worst_softmax_units > 0) {
       os << static_cast<double>(st.worst_softmax_units);
     } else {

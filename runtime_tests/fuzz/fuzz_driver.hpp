@@ -53,15 +53,15 @@ class source {
 /// Counts and worst errors of one function at one scalar type.
 struct function_stats {
   std::uint64_t calls = 0;
-  std::uint64_t checked = 0;    // elements compared with the reference
-  std::uint64_t special = 0;    // of those, expected NaN, +-inf or an exact 0 of a masked entry
-  std::uint64_t unknown = 0;    // elements IEEE arithmetic in T leaves open (near overflow)
-  std::uint64_t skipped = 0;    // elements of a class excluded by CXMAT_FUZZ_SKIP
-  std::uint64_t either = 0;     // checked elements of class zero-weight-nonfinite (two outcomes pass)
+  std::uint64_t checked = 0;  // elements compared with the reference
+  std::uint64_t special = 0;  // of those, expected NaN, +-inf or an exact 0 of a masked entry
+  std::uint64_t unknown = 0;  // elements IEEE arithmetic in T leaves open (near overflow)
+  std::uint64_t skipped = 0;  // elements of a class excluded by CXMAT_FUZZ_SKIP
+  std::uint64_t either = 0;   // checked elements of class zero-weight-nonfinite (two outcomes pass)
   std::uint64_t failed = 0;
-  real worst_ulps = 0;          // |got - exact| in ulps of T at the exact value
-  real worst_fraction = 0;      // |got - exact| / the allowed distance on that side (<= 1 passes)
-  real worst_softmax_units = 0; // softmax_rows: |got - exact| / ((n + 4) ε |exact|), normal weights
+  real worst_ulps = 0;           // |got - exact| in ulps of T at the exact value
+  real worst_fraction = 0;       // |got - exact| / the allowed distance on that side (<= 1 passes)
+  real worst_softmax_units = 0;  // softmax_rows: |got - exact| / ((n + 4) ε |exact|), normal weights
 };
 
 /// Everything a run found: per-function statistics, failures (the first few in full, all of them

@@ -314,8 +314,8 @@ std::vector<bound> softmax_row(const std::vector<bound>& s, std::vector<bool>& z
 /// is not finite, since the library may not yet honour it), a key of possibly-zero weight with a
 /// non-finite value is set aside (flagged zero_weight_nonfinite: either outcome is accepted).
 template <class T>
-bound weighted_sum(const std::vector<bound>& w, const std::vector<bool>& zero_possible,
-                   const std::vector<bool>& masked, const bound* v, std::size_t v_stride) {
+bound weighted_sum(const std::vector<bound>& w, const std::vector<bool>& zero_possible, const std::vector<bool>& masked,
+                   const bound* v, std::size_t v_stride) {
   const std::size_t n = w.size();
   for (const bound& b : w) {
     if (b.k == kind::nan || b.k == kind::unknown) return special(b.k);

@@ -10,8 +10,8 @@
 #include <iostream>
 #include <string>
 
-#include "test_support/catch.hpp"
 #include "fuzz_driver.hpp"
+#include "test_support/catch.hpp"
 
 #ifndef CXMAT_FUZZ_DEFAULT_CASES
 #define CXMAT_FUZZ_DEFAULT_CASES 3000

@@ -7,10 +7,10 @@
 #include <cxmat/cxmat.hpp>
 #include <cxmat/io.hpp>
 
-#include "test_support/trace_checks.hpp"
 #include "test_support/catch.hpp"
 #include "test_support/checks.hpp"
 #include "test_support/runtime_value.hpp"
+#include "test_support/trace_checks.hpp"
 #include "test_support/worksheet_data.hpp"
 
 namespace {

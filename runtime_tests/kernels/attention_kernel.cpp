@@ -7,13 +7,13 @@
 #include <cstdint>
 #include <vector>
 
-#include <cxmat/attention/single_head.hpp>
-#include <cxmat/attention/options.hpp>
-#include <cxmat/core/matrix.hpp>
 #include <cxmat/attention/multi_head.hpp>
+#include <cxmat/attention/options.hpp>
+#include <cxmat/attention/single_head.hpp>
+#include <cxmat/core/matrix.hpp>
 
-#include "test_support/catch.hpp"
 #include "kernel_support.hpp"
+#include "test_support/catch.hpp"
 
 namespace {
 
@@ -63,7 +63,8 @@ long double bound(const Q& q, const K& k, const V& v) {
   for (std::size_t i = 0; i < L; ++i) {
     for (std::size_t j = 0; j < S; ++j) {
       long double a = 0.0L;
-      for (std::size_t c = 0; c < DK; ++c) a += std::fabs(static_cast<long double>(q(i, c)) * static_cast<long double>(k(j, c)));
+      for (std::size_t c = 0; c < DK; ++c)
+        a += std::fabs(static_cast<long double>(q(i, c)) * static_cast<long double>(k(j, c)));
       qk = std::fmax(qk, a);
     }
   }

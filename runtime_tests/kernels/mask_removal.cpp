@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <limits>
 
-#include <cxmat/attention/single_head.hpp>
 #include <cxmat/attention/options.hpp>
+#include <cxmat/attention/single_head.hpp>
 
 #include "kernel_support.hpp"
 
@@ -46,10 +46,18 @@ constexpr matrix<bool, L, S> allowed_keys(pattern p) {
     for (std::size_t j = 0; j < S; ++j) {
       bool masked = false;
       switch (p) {
-        case pattern::start: masked = j < hidden; break;
-        case pattern::middle: masked = j >= (S - hidden) / 2 && j < (S + hidden) / 2; break;
-        case pattern::alternating: masked = j % 3 == i % 3; break;
-        case pattern::trailing: masked = j >= kept; break;
+        case pattern::start:
+          masked = j < hidden;
+          break;
+        case pattern::middle:
+          masked = j >= (S - hidden) / 2 && j < (S + hidden) / 2;
+          break;
+        case pattern::alternating:
+          masked = j % 3 == i % 3;
+          break;
+        case pattern::trailing:
+          masked = j >= kept;
+          break;
         case pattern::random:
           for (std::size_t r = 0; r < hidden; ++r) masked = masked || order[r] == j;
           break;
@@ -171,8 +179,8 @@ static_assert([] {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("run time: a masked key contributes exactly nothing, wherever it sits", "[kernels][masks]",
-                   float, double) {
+TEMPLATE_TEST_CASE("run time: a masked key contributes exactly nothing, wherever it sits", "[kernels][masks]", float,
+                   double) {
   for (pattern p : {pattern::start, pattern::middle, pattern::alternating, pattern::trailing, pattern::random}) {
     CAPTURE(static_cast<int>(p));
     const auto allowed = kernel_test::opaque(allowed_keys(p));

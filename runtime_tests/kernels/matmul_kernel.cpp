@@ -6,11 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 
-#include <cxmat/ops/arithmetic.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/ops/arithmetic.hpp>
 
-#include "test_support/catch.hpp"
 #include "kernel_support.hpp"
+#include "test_support/catch.hpp"
 
 namespace {
 
@@ -80,17 +80,15 @@ void check_paths_agree() {
 
 TEMPLATE_TEST_CASE("run-time matmul is within K eps sum|ab| of the exact product", "[kernels][matmul]",
                    (shape<1, 1, 1>), (shape<1, 7, 3>), (shape<2, 5, 4>), (shape<3, 2, 7>), (shape<5, 6, 6>),
-                   (shape<7, 16, 8>), (shape<8, 3, 12>), (shape<9, 9, 15>), (shape<6, 33, 16>),
-                   (shape<13, 8, 17>), (shape<16, 64, 31>), (shape<17, 5, 32>), (shape<8, 17, 33>),
-                   (shape<11, 12, 47>), (shape<24, 16, 48>), (shape<5, 128, 50>), (shape<19, 7, 64>),
-                   (shape<33, 31, 65>), (shape<64, 64, 64>), (shape<3, 100, 100>), (shape<128, 128, 128>)) {
+                   (shape<7, 16, 8>), (shape<8, 3, 12>), (shape<9, 9, 15>), (shape<6, 33, 16>), (shape<13, 8, 17>),
+                   (shape<16, 64, 31>), (shape<17, 5, 32>), (shape<8, 17, 33>), (shape<11, 12, 47>),
+                   (shape<24, 16, 48>), (shape<5, 128, 50>), (shape<19, 7, 64>), (shape<33, 31, 65>),
+                   (shape<64, 64, 64>), (shape<3, 100, 100>), (shape<128, 128, 128>)) {
   using S = TestType;
   const std::uint64_t seed = 1000 * S::m + 100 * S::k + S::n;
   SECTION("float") { check_run_time_product<float, S::m, S::k, S::n>(seed); }
   SECTION("double") { check_run_time_product<double, S::m, S::k, S::n>(seed); }
-  SECTION("long double (plain loops at run time too)") {
-    check_run_time_product<long double, S::m, S::k, S::n>(seed);
-  }
+  SECTION("long double (plain loops at run time too)") { check_run_time_product<long double, S::m, S::k, S::n>(seed); }
 }
 
 TEST_CASE("run-time and compile-time matmul agree (bit for bit where nothing is fused)", "[kernels][matmul]") {

@@ -12,8 +12,8 @@
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/ops/softmax.hpp>
 
-#include "test_support/catch.hpp"
 #include "kernel_support.hpp"
+#include "test_support/catch.hpp"
 
 namespace {
 
@@ -31,8 +31,8 @@ std::vector<T> scores(std::mt19937_64& rng, std::size_t n, double scale, std::si
   std::uniform_real_distribution<double> dist(-scale, scale);
   std::vector<T> row(n);
   for (std::size_t j = 0; j < n; ++j) {
-    row[j] = (masked_every != 0 && j % masked_every == 1) ? -std::numeric_limits<T>::infinity()
-                                                          : static_cast<T>(dist(rng));
+    row[j] =
+        (masked_every != 0 && j % masked_every == 1) ? -std::numeric_limits<T>::infinity() : static_cast<T>(dist(rng));
   }
   return row;
 }
@@ -180,8 +180,11 @@ void check_exp_kernel() {
   std::mt19937_64 rng(3 * sizeof(T));
   std::uniform_real_distribution<double> wide(static_cast<double>(lowest), 0.0);
   std::uniform_real_distribution<double> near_zero(-1.0, 0.0);
-  std::vector<T> d = {T(0), -T(0), -std::numeric_limits<T>::min(), T(-1e-30), T(-0.5), T(-0.34657359), T(-0.34657360), T(-1),
-                      T(-87.3), T(-88.7), T(-100), lowest, T(-708.3), T(-709.8), T(-745.1)};
+  std::vector<T> d = {T(0),           -T(0),     -std::numeric_limits<T>::min(),
+                      T(-1e-30),      T(-0.5),   T(-0.34657359),
+                      T(-0.34657360), T(-1),     T(-87.3),
+                      T(-88.7),       T(-100),   lowest,
+                      T(-708.3),      T(-709.8), T(-745.1)};
   for (int i = 0; i < 200000; ++i) d.push_back(static_cast<T>(i % 2 == 0 ? wide(rng) : near_zero(rng)));
   std::erase_if(d, [lowest](T x) { return x < lowest; });
   while (d.size() % lanes != 0) d.push_back(T(0));

@@ -46,10 +46,18 @@ constexpr std::array<T, N> exp_inputs(T lo, T hi) {
   for (std::size_t i = 0; i < N; ++i) {
     const auto u = static_cast<T>(static_cast<double>(splitmix(s) >> 11) * 0x1p-53);
     switch (i % 4) {
-      case 0: xs[i] = lo + (hi - lo) * u; break;
-      case 1: xs[i] = T{-30} * u; break;
-      case 2: xs[i] = (i % 8 == 2 ? T{-1} : T{1}) * u * static_cast<T>(0x1p-20); break;
-      default: xs[i] = lo + T{40} * u; break;
+      case 0:
+        xs[i] = lo + (hi - lo) * u;
+        break;
+      case 1:
+        xs[i] = T{-30} * u;
+        break;
+      case 2:
+        xs[i] = (i % 8 == 2 ? T{-1} : T{1}) * u * static_cast<T>(0x1p-20);
+        break;
+      default:
+        xs[i] = lo + T{40} * u;
+        break;
     }
   }
   xs[0] = 0;

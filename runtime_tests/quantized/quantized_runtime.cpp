@@ -39,7 +39,8 @@ q8::requantizer quantize_multiplier_libm(double real) {
 
 // TFLite's PreprocessSoftmaxScaling (5 integer bits) and -CalculateInputRadius, with libm.
 q8::softmax_params softmax_params_libm(double scale, double beta) {
-  const double real = std::min(beta * scale * static_cast<double>(1 << 26), static_cast<double>(std::int64_t{1} << 31) - 1.0);
+  const double real =
+      std::min(beta * scale * static_cast<double>(1 << 26), static_cast<double>(std::int64_t{1} << 31) - 1.0);
   const q8::requantizer r = quantize_multiplier_libm(real);
   const double radius = std::floor(31.0 * static_cast<double>(1 << 26) / std::ldexp(1.0, r.shift));
   return {r.multiplier, r.shift, -static_cast<std::int32_t>(radius)};
@@ -143,13 +144,16 @@ TEST_CASE("matmul_transposed equals arm_fully_connected_s8's arithmetic", "[q8][
     matrix<std::int8_t, 5, 33> a{};
     matrix<std::int8_t, 7, 33> bt{};
     matrix<std::int32_t, 1, 7> bias{};
-    for (std::size_t i = 0; i < 5; ++i) for (std::size_t k = 0; k < 33; ++k) a(i, k) = static_cast<std::int8_t>(value(rng));
-    for (std::size_t i = 0; i < 7; ++i) for (std::size_t k = 0; k < 33; ++k) bt(i, k) = static_cast<std::int8_t>(value(rng));
+    for (std::size_t i = 0; i < 5; ++i)
+      for (std::size_t k = 0; k < 33; ++k) a(i, k) = static_cast<std::int8_t>(value(rng));
+    for (std::size_t i = 0; i < 7; ++i)
+      for (std::size_t k = 0; k < 33; ++k) bt(i, k) = static_cast<std::int8_t>(value(rng));
     for (std::size_t j = 0; j < 7; ++j) bias(0, j) = bias_value(rng);
     int lo = act(rng), hi = act(rng);
     if (t % 2 == 0 || lo > hi) lo = -128, hi = 127;
-    const q8::matmul_params p{offset(rng), t % 3 == 0 ? 0 : offset(rng), offset(rng) - 1,
-                              q8::quantize_multiplier(std::exp2(log2(rng))), lo, hi};
+    const q8::matmul_params p{
+        offset(rng), t % 3 == 0 ? 0 : offset(rng), offset(rng) - 1, q8::quantize_multiplier(std::exp2(log2(rng))), lo,
+        hi};
     const auto got = q8::matmul_transposed(a, bt, bias, p);
     const auto got_nobias = q8::matmul_transposed(a, bt, p);
     std::int8_t want[35]{}, want_nobias[35]{};
@@ -191,7 +195,8 @@ void check_random_layer(std::uint64_t seed) {
       flat_causal[i * N + j] = j <= i;
     }
   }
-  for (std::size_t i = 0; i < N; ++i) for (std::size_t j = 0; j < N; ++j) flat_keep[i * N + j] = keep(0, j);
+  for (std::size_t i = 0; i < N; ++i)
+    for (std::size_t j = 0; j < N; ++j) flat_keep[i * N + j] = keep(0, j);
   const auto cal = q8::calibrate<H>(xs, wq, wk, wv, wo);
   const auto heads = q8::calibrate<H>(xs, wq, wk, wv, cxmat::causal);
   for (const auto& x : xs.items) {
@@ -199,7 +204,8 @@ void check_random_layer(std::uint64_t seed) {
     std::int8_t want[N * DO]{}, want_heads[N * D]{};
     const auto check = [&](const auto& got, const bool* mask) {
       q8_test::run_reference<N, D, H, D / H, D / H, DO>(cal.layer, x8, mask, want);
-      for (std::size_t i = 0; i < N; ++i) for (std::size_t j = 0; j < DO; ++j) REQUIRE(got(i, j) == want[i * DO + j]);
+      for (std::size_t i = 0; i < N; ++i)
+        for (std::size_t j = 0; j < DO; ++j) REQUIRE(got(i, j) == want[i * DO + j]);
     };
     check(q8::multi_head_attention(x8, cal.layer), nullptr);
     check(q8::multi_head_attention(x8, cal.layer, cxmat::mask(allowed)), flat_allowed);
@@ -218,7 +224,8 @@ void check_random_layer(std::uint64_t seed) {
     const auto x8h = q8::quantize(x, heads.input);
     q8_test::run_reference<N, D, H, D / H, D / H, 0>(heads.layer, x8h, flat_causal, want_heads);
     const auto got = q8::multi_head_attention(x8h, heads.layer, cxmat::causal_lower_right);
-    for (std::size_t i = 0; i < N; ++i) for (std::size_t j = 0; j < D; ++j) REQUIRE(got(i, j) == want_heads[i * D + j]);
+    for (std::size_t i = 0; i < N; ++i)
+      for (std::size_t j = 0; j < D; ++j) REQUIRE(got(i, j) == want_heads[i * D + j]);
   }
 }
 }  // namespace
@@ -292,12 +299,14 @@ TEST_CASE("calibrate derives every parameter from the float layer's ranges", "[q
   const auto cal = q8::calibrate<3>(set, Wq, Wk, Wv, Wo);
   const auto range_of = [](const auto& m) {
     double lo = m(0, 0), hi = m(0, 0);
-    for (std::size_t i = 0; i < m.rows; ++i) for (std::size_t j = 0; j < m.cols; ++j) lo = std::min(lo, m(i, j)), hi = std::max(hi, m(i, j));
+    for (std::size_t i = 0; i < m.rows; ++i)
+      for (std::size_t j = 0; j < m.cols; ++j) lo = std::min(lo, m(i, j)), hi = std::max(hi, m(i, j));
     return choose_libm(lo, hi);
   };
   const auto max_abs = [](const auto& m) {
     double a = 0;
-    for (std::size_t i = 0; i < m.rows; ++i) for (std::size_t j = 0; j < m.cols; ++j) a = std::max(a, std::abs(m(i, j)));
+    for (std::size_t i = 0; i < m.rows; ++i)
+      for (std::size_t j = 0; j < m.cols; ++j) a = std::max(a, std::abs(m(i, j)));
     return q8::quantization{a / 127.0, 0};
   };
   const auto Q = X * Wq, K = X * Wk, V = X * Wv;
@@ -307,7 +316,8 @@ TEST_CASE("calibrate derives every parameter from the float layer's ranges", "[q
   const auto S1 = cxmat::attention_scores(cxmat::column_block<1, 3>(Q), cxmat::column_block<1, 3>(K));
   const auto S2 = cxmat::attention_scores(cxmat::column_block<2, 3>(Q), cxmat::column_block<2, 3>(K));
   for (const auto* s : {&S0, &S1, &S2}) {
-    for (std::size_t i = 0; i < 5; ++i) for (std::size_t j = 0; j < 5; ++j) slo = std::min(slo, (*s)(i, j)), shi = std::max(shi, (*s)(i, j));
+    for (std::size_t i = 0; i < 5; ++i)
+      for (std::size_t j = 0; j < 5; ++j) slo = std::min(slo, (*s)(i, j)), shi = std::max(shi, (*s)(i, j));
   }
   const auto near = [](q8::quantization a, q8::quantization b) {
     return std::abs(a.scale / b.scale - 1) < 1e-12 && a.zero_point == b.zero_point;

@@ -21,19 +21,21 @@ TEST_CASE("worksheet 000: two heads and W_o at run time", "[worksheet]") {
   CHECK(matches_reference(cxmat::attention_scores(Q1, K1), ws::ref::scores1));
   CHECK(matches_reference(cxmat::attention_weights(Q0, K0), ws::ref::weights0));
   CHECK(matches_reference(cxmat::attention_weights(Q1, K1), ws::ref::weights1));
-  const auto Z = cxmat::hconcat(cxmat::scaled_dot_product_attention(Q0, K0, V0),
-                                cxmat::scaled_dot_product_attention(Q1, K1, V1));
+  const auto Z =
+      cxmat::hconcat(cxmat::scaled_dot_product_attention(Q0, K0, V0), cxmat::scaled_dot_product_attention(Q1, K1, V1));
   CHECK(matches_reference(Z, ws::ref::Z));
   const auto Wo = at_run_time(ws::Wo);
   CHECK(matches_reference(Z * Wo, ws::ref::output));
 
   SECTION("per-head and block forms give the same output") {
-    const auto heads = cxmat::make_heads(cxmat::attention_head{at_run_time(ws::W0q), at_run_time(ws::W0k), at_run_time(ws::W0v)},
-                                         cxmat::attention_head{at_run_time(ws::W1q), at_run_time(ws::W1k), at_run_time(ws::W1v)});
+    const auto heads =
+        cxmat::make_heads(cxmat::attention_head{at_run_time(ws::W0q), at_run_time(ws::W0k), at_run_time(ws::W0v)},
+                          cxmat::attention_head{at_run_time(ws::W1q), at_run_time(ws::W1k), at_run_time(ws::W1v)});
     const auto per_head = cxmat::multi_head_attention(X, heads, Wo);
-    const auto block = cxmat::multi_head_attention<2>(X, cxmat::hconcat(heads[boost::hana::size_c<0>].wq, heads[boost::hana::size_c<1>].wq),
-                                                      cxmat::hconcat(heads[boost::hana::size_c<0>].wk, heads[boost::hana::size_c<1>].wk),
-                                                      cxmat::hconcat(heads[boost::hana::size_c<0>].wv, heads[boost::hana::size_c<1>].wv), Wo);
+    const auto block = cxmat::multi_head_attention<2>(
+        X, cxmat::hconcat(heads[boost::hana::size_c<0>].wq, heads[boost::hana::size_c<1>].wq),
+        cxmat::hconcat(heads[boost::hana::size_c<0>].wk, heads[boost::hana::size_c<1>].wk),
+        cxmat::hconcat(heads[boost::hana::size_c<0>].wv, heads[boost::hana::size_c<1>].wv), Wo);
     CHECK(matches_reference(per_head, ws::ref::output));
     CHECK(block == per_head);
   }
@@ -65,7 +67,8 @@ TEST_CASE("worksheet 003: forward passes at run time", "[worksheet]") {
   const auto X = at_run_time(ws::X);
   const auto Q = X * at_run_time(ws::Wq), K = X * at_run_time(ws::Wk);
   CHECK(matches_reference(cxmat::attention_weights(Q, K), ws::ref::weights));
-  const auto Y = cxmat::self_attention(X, at_run_time(ws::Wq), at_run_time(ws::Wk), at_run_time(ws::Wv)) * at_run_time(ws::Wo);
+  const auto Y =
+      cxmat::self_attention(X, at_run_time(ws::Wq), at_run_time(ws::Wk), at_run_time(ws::Wv)) * at_run_time(ws::Wo);
   CHECK(matches_reference(Y, ws::ref::Y));
   const auto heads = cxmat::multi_head_attention_qkv<2>(at_run_time(ws::Q), at_run_time(ws::K), at_run_time(ws::V));
   CHECK(matches_reference(heads, ws::ref::mha_concat));

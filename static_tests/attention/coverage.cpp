@@ -1,8 +1,8 @@
 // The coverage matrix of attention forms x options (test_support/coverage_cells.hpp, shown in
 // docs/coverage.md) at compile time: single-head, multi-head over given Q, K, V and the per-head
 // form here; the other forms in coverage_*.cpp (see coverage_checks.hpp).
-#define CXMAT_COVERAGE_FORMS cov::forms::sdpa, cov::forms::self, cov::forms::mha_qkv, cov::forms::per_head, \
-                             cov::forms::per_head_wo
+#define CXMAT_COVERAGE_FORMS \
+  cov::forms::sdpa, cov::forms::self, cov::forms::mha_qkv, cov::forms::per_head, cov::forms::per_head_wo
 #include "coverage_checks.hpp"
 
 namespace coverage {

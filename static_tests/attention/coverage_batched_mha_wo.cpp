@@ -1,4 +1,4 @@
-// The coverage matrix at compile time: batched block multi-head self-attention with W_o (one form per translation unit: see
-// coverage_checks.hpp).
+// The coverage matrix at compile time: batched block multi-head self-attention with W_o (one form per translation unit:
+// see coverage_checks.hpp).
 #define CXMAT_COVERAGE_FORMS cov::forms::b_mha_wo
 #include "coverage_checks.hpp"

@@ -53,14 +53,14 @@ constexpr bool no_overload_cell() {
   }
 }
 
-#define CXMAT_STATIC_SUPPORTED(form, option)                                                                   \
+#define CXMAT_STATIC_SUPPORTED(form, option)                                                                    \
   static_assert(supported_cell<cov::forms::form, cov::options::option>(ref::form##_##option, ref::form##_none), \
                 #form " with " #option " matches numpy");
-#define CXMAT_STATIC_REJECTED(form, option, error)                                                          \
-  static_assert(rejected_cell<cov::forms::form, cov::options::option, cxmat::shape_error::error>(),         \
+#define CXMAT_STATIC_REJECTED(form, option, error)                                                  \
+  static_assert(rejected_cell<cov::forms::form, cov::options::option, cxmat::shape_error::error>(), \
                 #form " with " #option " is rejected with shape_error::" #error);
-#define CXMAT_STATIC_NO_OVERLOAD(form, option)                                                              \
-  static_assert(no_overload_cell<cov::forms::form, cov::options::option>(),                                 \
+#define CXMAT_STATIC_NO_OVERLOAD(form, option)                              \
+  static_assert(no_overload_cell<cov::forms::form, cov::options::option>(), \
                 #form " with " #option ": no function matches (no named error)");
 
 CXMAT_COVERAGE_CELLS(CXMAT_STATIC_SUPPORTED, CXMAT_STATIC_REJECTED, CXMAT_STATIC_NO_OVERLOAD)

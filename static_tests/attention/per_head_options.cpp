@@ -13,11 +13,9 @@ constexpr matrix<double, 4, 4> Wq{{{1, 0, 0.5, 0}, {0, 1, 0, -1}, {1, 1, 0, 0}, 
 constexpr matrix<double, 4, 4> Wk{{{0, 1, 1, 0}, {1, 0, 0, 1}, {0.5, 0, 1, 0}, {0, 1, 0, 0.5}}};
 constexpr matrix<double, 4, 4> Wv{{{1, 2, 0, 1}, {0, 1, 1, 0}, {2, 0, 1, 1}, {1, 1, 0, 2}}};
 constexpr matrix<double, 4, 3> Wo{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}}};
-constexpr auto heads =
-    cxmat::make_heads(cxmat::attention_head{cxmat::column_block<0, 2>(Wq), cxmat::column_block<0, 2>(Wk),
-                                            cxmat::column_block<0, 2>(Wv)},
-                      cxmat::attention_head{cxmat::column_block<1, 2>(Wq), cxmat::column_block<1, 2>(Wk),
-                                            cxmat::column_block<1, 2>(Wv)});
+constexpr auto heads = cxmat::make_heads(
+    cxmat::attention_head{cxmat::column_block<0, 2>(Wq), cxmat::column_block<0, 2>(Wk), cxmat::column_block<0, 2>(Wv)},
+    cxmat::attention_head{cxmat::column_block<1, 2>(Wq), cxmat::column_block<1, 2>(Wk), cxmat::column_block<1, 2>(Wv)});
 constexpr matrix<bool, 3, 3> allowed{{{true, false, true}, {true, true, false}, {false, true, true}}};
 constexpr matrix<double, 3, 3> score_bias{{{0.5, 0, -1}, {0, 0.25, 0}, {1, 0, 0}}};
 constexpr matrix<double, 1, 2> head_bias{{{0.5, -0.5}}};
@@ -46,7 +44,9 @@ static_assert(boost::hana::at_c<1>(causal_weights) ==
 
 // Rejected with a name: an output bias with no W_o, a mask of the wrong shape.
 template <class... A>
-constexpr bool per_head_accepts = requires(const A&... a) { cxmat::multi_head_attention(a...); };
+constexpr bool per_head_accepts = requires(const A&... a) {
+  cxmat::multi_head_attention(a...);
+};
 using heads_type = std::remove_cvref_t<decltype(heads)>;
 static_assert(!per_head_accepts<decltype(X), heads_type, decltype(cxmat::output_bias(out_bias))>);
 static_assert(!per_head_accepts<decltype(X), heads_type, decltype(cxmat::mask(matrix<bool, 2, 3>{}))>);

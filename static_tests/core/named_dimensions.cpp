@@ -10,8 +10,8 @@
 #include <cxmat/io/shape_text.hpp>
 
 #include "test_support/checks.hpp"
-#include "test_support/worksheet_data.hpp"
 #include "test_support/rejection.hpp"
+#include "test_support/worksheet_data.hpp"
 
 namespace named001 {
 
@@ -64,8 +64,7 @@ static_assert(same<decltype(M), matrix<double, n, d_out>>);
 static_assert(cxmat_test::matches_reference(M, data::ref::M));
 
 // The per-head and block forms give the same named result.
-constexpr auto heads =
-    cxmat::make_heads(cxmat::attention_head{W1q, W1k, W1v}, cxmat::attention_head{W2q, W2k, W2v});
+constexpr auto heads = cxmat::make_heads(cxmat::attention_head{W1q, W1k, W1v}, cxmat::attention_head{W2q, W2k, W2v});
 static_assert(same<decltype(cxmat::multi_head_attention(X, heads, Wo)), matrix<double, n, d_out>>);
 static_assert(cxmat::multi_head_attention(X, heads, Wo) == M);
 constexpr auto Wq = cxmat::hconcat(W1q, W2q), Wk = cxmat::hconcat(W1k, W2k);
@@ -85,34 +84,53 @@ static_assert(Q1 == data::X * data::W1q);
 
 // The classic mistakes. With plain 2 x 2 matrices all of them compile (and compute garbage)...
 constexpr auto q = data::X * data::W1q, k = data::X * data::W1k, v = data::X * data::W1v;
-static_assert([](const auto& qq, const auto& kk) { return requires { cxmat::matmul(qq, kk); }; }(q, k));
-static_assert([](const auto& qq, const auto& vv) { return requires { cxmat::attention_weights(qq, vv); }; }(q, v));
+static_assert([](const auto& qq, const auto& kk) {
+  return requires { cxmat::matmul(qq, kk); };
+}(q, k));
+static_assert([](const auto& qq, const auto& vv) {
+  return requires { cxmat::attention_weights(qq, vv); };
+}(q, v));
 // ...with names, none does, and each reports its rule with the names involved.
 // Forgot the transpose: Q·K is (n x d_k)·(n x d_k).
-CXMAT_ASSERT_REJECTED([](const auto& qq, const auto& kk) { return !requires { cxmat::matmul(qq, kk); }; }(Q1, K1));
-CXMAT_ASSERT_REJECTED([](const auto& qq, const auto& kk) { return !requires { qq * kk; }; }(Q1, K1));
+CXMAT_ASSERT_REJECTED([](const auto& qq, const auto& kk) {
+  return !requires { cxmat::matmul(qq, kk); };
+}(Q1, K1));
+CXMAT_ASSERT_REJECTED([](const auto& qq, const auto& kk) {
+  return !requires { qq* kk; };
+}(Q1, K1));
 static_assert(same<decltype(cxmat::matmul(Q1, K1)),
                    cxmat::shape_error::matmul_a_cols_must_equal_b_rows<dim<2, d_k_dim>, dim<2, n_dim>>>);
 // V used in place of K: its width is d_v, not d_k.
-CXMAT_ASSERT_REJECTED([](const auto& qq, const auto& vv) { return !requires { cxmat::attention_weights(qq, vv); }; }(Q1, V1));
-CXMAT_ASSERT_REJECTED(
-    [](const auto& qq, const auto& vv) { return !requires { cxmat::scaled_dot_product_attention(qq, vv, vv); }; }(
-        Q1, V1));
+CXMAT_ASSERT_REJECTED([](const auto& qq, const auto& vv) {
+  return !requires { cxmat::attention_weights(qq, vv); };
+}(Q1, V1));
+CXMAT_ASSERT_REJECTED([](const auto& qq, const auto& vv) {
+  return !requires { cxmat::scaled_dot_product_attention(qq, vv, vv); };
+}(Q1, V1));
 static_assert(same<decltype(cxmat::scaled_dot_product_attention(Q1, V1, V1)),
                    cxmat::shape_error::attention_q_and_k_widths_must_match<dim<2, d_k_dim>, dim<2, d_v_dim>>>);
 // W^V passed where W^K belongs: Q and K widths d_k and d_v differ.
 CXMAT_ASSERT_REJECTED([](const auto& x, const auto& wq, const auto& wv) {
-  return !requires { cxmat::self_attention(x, wq, wv, wv); } && requires { cxmat::self_attention(x, wq, wq, wv); };
+  return !requires { cxmat::self_attention(x, wq, wv, wv); }
+  &&requires { cxmat::self_attention(x, wq, wq, wv); };
 }(X, W1q, W1v));
 static_assert(same<decltype(cxmat::self_attention(X, W1q, W1v, W1v)),
                    cxmat::shape_error::projection_wq_and_wk_widths_must_match<dim<2, d_k_dim>, dim<2, d_v_dim>>>);
 // Q used where X belongs: the projection expects d_model rows.
-CXMAT_ASSERT_REJECTED([](const auto& qq, const auto& wq) { return !requires { qq * wq; }; }(Q1, W1q));
+CXMAT_ASSERT_REJECTED([](const auto& qq, const auto& wq) {
+  return !requires { qq* wq; };
+}(Q1, W1q));
 // Adding a head to the scores (n x n) and a head output (n x d_v).
-CXMAT_ASSERT_REJECTED([](const auto& s, const auto& h) { return !requires { s + h; }; }(Q1 * cxmat::transpose(K1), head1));
+CXMAT_ASSERT_REJECTED([](const auto& s, const auto& h) {
+  return !requires { s + h; };
+}(Q1* cxmat::transpose(K1), head1));
 // with_dims renames nothing: d_k stays d_k.
-CXMAT_ASSERT_REJECTED([](const auto& qq) { return !requires { cxmat::with_dims<n, d_v>(qq); }; }(Q1));
-static_assert([](const auto& qq) { return requires { cxmat::with_dims<n, 2>(qq); }; }(Q1));  // dropping a name
+CXMAT_ASSERT_REJECTED([](const auto& qq) {
+  return !requires { cxmat::with_dims<n, d_v>(qq); };
+}(Q1));
+static_assert([](const auto& qq) {
+  return requires { cxmat::with_dims<n, 2>(qq); };
+}(Q1));  // dropping a name
 
 }  // namespace named001
 
@@ -148,12 +166,15 @@ static_assert(same<decltype(heads), matrix<double, n, times_v<2, d_h>>>);
 static_assert(same<decltype(heads * Wo), matrix<double, n, d_model>>);
 
 // A transposed W_o: (n x 2*d_h)·(d_model x 2*d_h). Sizes agree (4 = 4); names do not.
-CXMAT_ASSERT_REJECTED([](const auto& h, const auto& wo) { return !requires { h * cxmat::transpose(wo); }; }(heads, Wo));
-static_assert(same<decltype(heads * cxmat::transpose(Wo)),
-                   cxmat::shape_error::matmul_a_cols_must_equal_b_rows<dim<4, cxmat::times<2, d_h_dim>>,
-                                                                       dim<4, d_model_dim>>>);
+CXMAT_ASSERT_REJECTED([](const auto& h, const auto& wo) {
+  return !requires { h* cxmat::transpose(wo); };
+}(heads, Wo));
+static_assert(
+    same<decltype(heads * cxmat::transpose(Wo)),
+         cxmat::shape_error::matmul_a_cols_must_equal_b_rows<dim<4, cxmat::times<2, d_h_dim>>, dim<4, d_model_dim>>>);
 // The same mistake with plain sizes compiles.
-static_assert([](const auto& h, const auto& wo) { return requires { h * cxmat::transpose(wo); }; }(
-    data::Q, cxmat::with_dims<4, 4>(Wo)));
+static_assert([](const auto& h, const auto& wo) {
+  return requires { h* cxmat::transpose(wo); };
+}(data::Q, cxmat::with_dims<4, 4>(Wo)));
 
 }  // namespace named003

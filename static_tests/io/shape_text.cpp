@@ -1,7 +1,7 @@
 // Shapes as text, computed at compile time: sizes, then the names in parentheses; the name
 // algebra of concatenated and split dimensions; batches.
-#include <cxmat/ops/blocks.hpp>
 #include <cxmat/io/shape_text.hpp>
+#include <cxmat/ops/blocks.hpp>
 
 namespace shape_text_tests {
 

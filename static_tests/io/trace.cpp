@@ -7,8 +7,8 @@
 #include <cxmat/io/per_head.hpp>
 #include <cxmat/io/trace.hpp>
 
-#include "test_support/trace_checks.hpp"
 #include "test_support/checks.hpp"
+#include "test_support/trace_checks.hpp"
 #include "test_support/worksheet_data.hpp"
 
 namespace io_trace {

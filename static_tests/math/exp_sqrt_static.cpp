@@ -28,7 +28,9 @@ constexpr int adl_call() {
 }
 static_assert(adl_call() == 42);
 template <class T>
-concept cxmat_exp_accepts = requires(T t) { cxmat::exp(t); };
+concept cxmat_exp_accepts = requires(T t) {
+  cxmat::exp(t);
+};
 static_assert(cxmat_exp_accepts<double> && cxmat_exp_accepts<int>);
 static_assert(!cxmat_exp_accepts<user::dual>);
 
@@ -52,5 +54,4 @@ static_assert(exp_paths_agree());
 static_assert(cxmat::exp(1.0) == 0x1.5bf0a8b145769p+1);
 static_assert(cxmat::exp(1.0f) == 0x1.5bf0a8p+1f);
 static_assert(cxmat::sqrt(2.0) == 0x1.6a09e667f3bcdp+0);
-static_assert(cxmat::exp(0x1.62e42fefa39efp-1) == 2.0 ||
-              cxmat::exp(0x1.62e42fefa39efp-1) == 0x1.fffffffffffffp+0);
+static_assert(cxmat::exp(0x1.62e42fefa39efp-1) == 2.0 || cxmat::exp(0x1.62e42fefa39efp-1) == 0x1.fffffffffffffp+0);

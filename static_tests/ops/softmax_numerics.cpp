@@ -26,7 +26,8 @@ static_assert(cxmat::softmax_rows(matrix<double, 1, 2>{{{324.3553812307317, 756.
 // Float and long double follow the same rules.
 static_assert(cxmat::softmax_rows(matrix<float, 1, 2>{{{-std::numeric_limits<float>::infinity(), 3.0f}}}) ==
               matrix<float, 1, 2>{{{0.0f, 1.0f}}});
-static_assert(cxmat::softmax_rows(matrix<long double, 1, 2>{{{2.0L, 2.0L}}}) == matrix<long double, 1, 2>{{{0.5L, 0.5L}}});
+static_assert(cxmat::softmax_rows(matrix<long double, 1, 2>{{{2.0L, 2.0L}}}) ==
+              matrix<long double, 1, 2>{{{0.5L, 0.5L}}});
 
 // Scores of ±1e300 (finite, from values of 1e150) give one-hot weights, not NaN.
 constexpr matrix<double, 2, 1> q{{{1e150}, {-1e150}}};

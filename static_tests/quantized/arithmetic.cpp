@@ -40,17 +40,17 @@ static_assert(q8::quantize_multiplier(0.75) == q8::requantizer{1610612736, 0});
 static_assert(q8::quantize_multiplier(-0.5) == q8::requantizer{-(1 << 30), 0});
 static_assert(q8::quantize_multiplier(0x1p-31) == q8::requantizer{1 << 30, -30});
 static_assert(q8::quantize_multiplier(0x1p-32) == q8::requantizer{1 << 30, -31});
-static_assert(q8::quantize_multiplier(0x1p-33) == q8::requantizer{0, 0});  // shift would be -32
-static_assert(q8::quantize_multiplier(1.0 - 0x1p-40) == q8::requantizer{1 << 30, 1});  // rounds up to 2^31
+static_assert(q8::quantize_multiplier(0x1p-33) == q8::requantizer{0, 0});                    // shift would be -32
+static_assert(q8::quantize_multiplier(1.0 - 0x1p-40) == q8::requantizer{1 << 30, 1});        // rounds up to 2^31
 static_assert(q8::quantize_multiplier(0.5 + 0x1p-32) == q8::requantizer{(1 << 30) + 1, 0});  // tie: away from zero
-static_assert(q8::quantize_multiplier(0.5 + 0x1p-33) == q8::requantizer{1 << 30, 0});  // 2^30 + 0.25: down
+static_assert(q8::quantize_multiplier(0.5 + 0x1p-33) == q8::requantizer{1 << 30, 0});        // 2^30 + 0.25: down
 static_assert(q8::quantize_multiplier(3e9) == q8::requantizer{1500000000, 32});  // 3e9 = (1.5e9 / 2^31) · 2^32
 static_assert(q8::quantize_multiplier(0.0) == q8::requantizer{0, 0});
 
 // MultiplyByQuantizedMultiplier: double rounding is the reference behaviour.
 static_assert(q8::requantize(100, {1 << 30, 0}) == 50);
 static_assert(q8::requantize(6, {1 << 30, -1}) == 2 && q8::requantize(-6, {1 << 30, -1}) == -2);  // ±1.5
-static_assert(q8::requantize(1, {1610612736, -1}) == 1);  // 0.375: 0.75 -> 1, then 0.5 -> 1 (single rounding: 0)
+static_assert(q8::requantize(1, {1610612736, -1}) == 1);    // 0.375: 0.75 -> 1, then 0.5 -> 1 (single rounding: 0)
 static_assert(q8::requantize(1 << 30, {1 << 30, 2}) == 0);  // the left shift wraps, as on the targets
 static_assert(q8::requantize(-7, {1 << 30, 3}) == -28);     // -7 · 4
 
@@ -121,13 +121,18 @@ static_assert(q8::matmul_transposed(a, bt, big) == matrix<std::int8_t, 2, 2>{{{1
 constexpr cxmat::batch<std::int8_t, 2, 2, 2> ab{{a, bt}}, btb{{bt, a}};
 constexpr auto batched = q8::matmul_transposed(ab, btb, half);
 static_assert(batched[0] == q8::matmul_transposed(a, bt, half) && batched[1] == q8::matmul_transposed(bt, a, half));
-CXMAT_ASSERT_REJECTED([](const auto& x, const auto& y) { return !requires { q8::matmul_transposed(x, y, half); }; }(
-    ab, cxmat::batch<std::int8_t, 3, 2, 2>{}));
+CXMAT_ASSERT_REJECTED([](const auto& x, const auto& y) {
+  return !requires { q8::matmul_transposed(x, y, half); };
+}(ab, cxmat::batch<std::int8_t, 3, 2, 2>{}));
 
 // Shapes are checked in the type: the depth K must agree and the bias is 1 x C.
 constexpr matrix<std::int8_t, 2, 3> a3{};
-static_assert([](const auto& x, const auto& y) { return !requires { q8::matmul_transposed(x, y, half); }; }(a3, bt));
-static_assert([](const auto& x, const auto& y) { return requires { q8::matmul_transposed(x, y, half); }; }(a, bt));
+static_assert([](const auto& x, const auto& y) {
+  return !requires { q8::matmul_transposed(x, y, half); };
+}(a3, bt));
+static_assert([](const auto& x, const auto& y) {
+  return requires { q8::matmul_transposed(x, y, half); };
+}(a, bt));
 static_assert([](const auto& x, const auto& y, const auto& b) {
   return !requires { q8::matmul_transposed(x, y, b, half); };
 }(a, bt, matrix<std::int32_t, 1, 3>{}));

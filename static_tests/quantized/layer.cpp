@@ -65,7 +65,8 @@ constexpr bool probabilities_match() {
 static_assert(probabilities_match());
 
 // A fully masked query row (row 1 here) has every probability 0 and the context zero point.
-constexpr cxmat::matrix<bool, 5, 5> allowed{{{1, 1, 1, 1, 1}, {0, 0, 0, 0, 0}, {1, 0, 0, 0, 0}, {1, 1, 1, 1, 1}, {0, 1, 0, 1, 0}}};
+constexpr cxmat::matrix<bool, 5, 5> allowed{
+    {{1, 1, 1, 1, 1}, {0, 0, 0, 0, 0}, {1, 0, 0, 0, 0}, {1, 1, 1, 1, 1}, {0, 1, 0, 1, 0}}};
 constexpr auto masked_p = q8::attention_probabilities(x8, cal.layer, cxmat::mask(allowed));
 constexpr auto masked_y = q8::multi_head_attention(x8, cal.layer, cxmat::mask(allowed));
 static_assert(masked_p(0, 1, 0) == -128 && masked_p(1, 1, 4) == -128 && masked_p(2, 1, 2) == -128);
@@ -117,9 +118,12 @@ static_assert(matches_reference());
 static_assert(std::is_same_v<std::remove_cv_t<decltype(y8)>, matrix<std::int8_t, 8, 16>>);
 
 // A width that does not match the layer's d_model is a shape error, not a call.
-static_assert([](const auto& x, const auto& l) { return !requires { q8::multi_head_attention(x, l); }; }(
-    matrix<std::int8_t, 8, 15>{}, cal.layer));
-static_assert([](const auto& x, const auto& l) { return requires { q8::multi_head_attention(x, l); }; }(x8, cal.layer));
+static_assert([](const auto& x, const auto& l) {
+  return !requires { q8::multi_head_attention(x, l); };
+}(matrix<std::int8_t, 8, 15>{}, cal.layer));
+static_assert([](const auto& x, const auto& l) {
+  return requires { q8::multi_head_attention(x, l); };
+}(x8, cal.layer));
 // Only masks are taken: a score bias belongs to the float API.
 static_assert([](const auto& x, const auto& l) {
   return !requires { q8::multi_head_attention(x, l, cxmat::bias(matrix<double, 8, 8>{})); };

@@ -82,8 +82,8 @@ static_assert(matches_reference(out, ref::output));
 constexpr auto heads = cxmat::make_heads(cxmat::attention_head{W0q, W0k, W0v}, cxmat::attention_head{W1q, W1k, W1v});
 static_assert(cxmat::multi_head_attention(X, heads, Wo) == out);
 static_assert(cxmat::multi_head_attention(X, heads) == Z);
-constexpr auto block_out = cxmat::multi_head_attention<2>(X, cxmat::hconcat(W0q, W1q), cxmat::hconcat(W0k, W1k),
-                                                          cxmat::hconcat(W0v, W1v), Wo);
+constexpr auto block_out =
+    cxmat::multi_head_attention<2>(X, cxmat::hconcat(W0q, W1q), cxmat::hconcat(W0k, W1k), cxmat::hconcat(W0v, W1v), Wo);
 static_assert(block_out == out);
 
 // Each head's weights, as the worksheet prints them.

@@ -47,8 +47,8 @@ static_assert(cxmat_test::matches_reference(M, ref::M));
 constexpr auto heads = cxmat::make_heads(cxmat::attention_head{W1q, W1k, W1v}, cxmat::attention_head{W2q, W2k, W2v});
 static_assert(cxmat::multi_head_attention(X, heads, Wo) == M);
 
-constexpr auto M_block = cxmat::multi_head_attention<2>(X, cxmat::hconcat(W1q, W2q), cxmat::hconcat(W1k, W2k),
-                                                        cxmat::hconcat(W1v, W2v), Wo);
+constexpr auto M_block =
+    cxmat::multi_head_attention<2>(X, cxmat::hconcat(W1q, W2q), cxmat::hconcat(W1k, W2k), cxmat::hconcat(W1v, W2v), Wo);
 static_assert(M_block == M);
 
 }  // namespace ws001

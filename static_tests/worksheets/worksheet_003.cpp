@@ -51,16 +51,16 @@ constexpr auto Q = X * W;
 static_assert(cxmat::column_block<0, 3>(Q) == X * blocks[0]);
 static_assert(cxmat::column_block<1, 3>(Q) == X * blocks[1]);
 static_assert(cxmat::column_block<2, 3>(Q) == X * blocks[2]);
-static_assert(cxmat::hconcat(X * blocks[0], X * blocks[1], X * blocks[2]) == Q);
+static_assert(cxmat::hconcat(X * blocks[0], X* blocks[1], X* blocks[2]) == Q);
 
 // (b) The same holds for K and V, so chunking after one large projection is the per-head form:
 // block-form multi-head attention equals the per-head form with W_h = column block h.
 constexpr auto Wk = cxmat::transpose(W), Wv = W * W;
 constexpr auto kb = cxmat::split_columns<3>(Wk);
 constexpr auto vb = cxmat::split_columns<3>(Wv);
-constexpr auto heads = cxmat::make_heads(cxmat::attention_head{blocks[0], kb[0], vb[0]},
-                                         cxmat::attention_head{blocks[1], kb[1], vb[1]},
-                                         cxmat::attention_head{blocks[2], kb[2], vb[2]});
+constexpr auto heads =
+    cxmat::make_heads(cxmat::attention_head{blocks[0], kb[0], vb[0]}, cxmat::attention_head{blocks[1], kb[1], vb[1]},
+                      cxmat::attention_head{blocks[2], kb[2], vb[2]});
 static_assert(cxmat::multi_head_attention<3>(X, W, Wk, Wv) == cxmat::multi_head_attention(X, heads));
 }  // namespace part4
 

@@ -23,12 +23,14 @@ using namespace worksheet_data::ws004;
 constexpr auto single = cxmat::multi_head_attention_with_weights<1>(X, Wq, Wk, Wv);
 static_assert(std::is_same_v<std::remove_cv_t<decltype(single.output)>, m56>);
 static_assert(single.output == cxmat::self_attention(X, Wq, Wk, Wv));
-static_assert(single.weights[0] == cxmat::attention_weights(X * Wq, X * Wk));
-static_assert(matches_printed(single.output, m56{{{-0.7, -0.9, 0.5, 0.1, -5.5, -1.1},
-                                                  {-0.4, 0.6, 0.6, -0.6, 2., 0.5},
-                                                  {0.3, -0.1, -2.4, -1.9, 4.9, 1.8},
-                                                  {-0.7, -0.7, 0.4, -0.1, -4.5, -0.7},
-                                                  {-2., 3.3, 2.1, 1.6, -1.3, 2.8}}}, 0.05));
+static_assert(single.weights[0] == cxmat::attention_weights(X * Wq, X* Wk));
+static_assert(matches_printed(single.output,
+                              m56{{{-0.7, -0.9, 0.5, 0.1, -5.5, -1.1},
+                                   {-0.4, 0.6, 0.6, -0.6, 2., 0.5},
+                                   {0.3, -0.1, -2.4, -1.9, 4.9, 1.8},
+                                   {-0.7, -0.7, 0.4, -0.1, -4.5, -0.7},
+                                   {-2., 3.3, 2.1, 1.6, -1.3, 2.8}}},
+                              0.05));
 static_assert(matches_printed_2sig(single.weights[0], m55{{{4.9e-07, 4.0e-14, 9.9e-01, 1.7e-05, 6.1e-03},
                                                            {4.8e-01, 3.6e-01, 1.5e-01, 2.1e-02, 4.0e-04},
                                                            {1.9e-02, 5.8e-01, 9.4e-02, 2.8e-01, 3.2e-02},
@@ -42,11 +44,13 @@ constexpr auto three = cxmat::multi_head_attention_with_weights<3>(X, Wq, Wk, Wv
 static_assert(std::is_same_v<std::remove_cv_t<decltype(three.weights)>, cxmat::batch<double, 3, 5, 5>>);
 static_assert(three.output == cxmat::multi_head_attention<3>(X, Wq, Wk, Wv));
 static_assert(three.weights == cxmat::multi_head_attention_weights<3>(X, Wq, Wk));
-static_assert(matches_printed(three.output, m56{{{-0.7, -0.9, 0.7, 0.2, -1.5, 2.9},
-                                                 {-1.1, 0.9, -3.9, -2.9, -3., -0.5},
-                                                 {-0.7, -0.9, 1.6, 1.2, 5.8, 1.5},
-                                                 {-0.7, -0.7, -3.8, -2.8, -5.1, -0.9},
-                                                 {-0.2, 0.3, 1., 0.2, -1.3, 3.}}}, 0.05));
+static_assert(matches_printed(three.output,
+                              m56{{{-0.7, -0.9, 0.7, 0.2, -1.5, 2.9},
+                                   {-1.1, 0.9, -3.9, -2.9, -3., -0.5},
+                                   {-0.7, -0.9, 1.6, 1.2, 5.8, 1.5},
+                                   {-0.7, -0.7, -3.8, -2.8, -5.1, -0.9},
+                                   {-0.2, 0.3, 1., 0.2, -1.3, 3.}}},
+                              0.05));
 static_assert(matches_printed_2sig(three.weights[0], m55{{{1.8e-04, 1.2e-03, 9.5e-01, 4.6e-02, 2.3e-05},
                                                           {5.1e-01, 1.7e-02, 3.6e-01, 1.0e-02, 1.0e-01},
                                                           {6.4e-04, 2.5e-03, 9.4e-01, 5.4e-02, 9.7e-05},
@@ -87,11 +91,13 @@ static_assert(cxmat::approx_equal(three_p.weights[0], permute_both(three.weights
 static_assert(cxmat::approx_equal(three_p.weights[1], permute_both(three.weights[1]), 1e-12, 1e-300));
 static_assert(cxmat::approx_equal(three_p.weights[2], permute_both(three.weights[2]), 1e-12, 1e-300));
 // The worksheet's printed results after the permutation.
-static_assert(matches_printed(three_p.output, m56{{{-1.1, 0.9, -3.9, -2.9, -3., -0.5},
-                                                   {-0.7, -0.9, 0.7, 0.2, -1.5, 2.9},
-                                                   {-0.7, -0.9, 1.6, 1.2, 5.8, 1.5},
-                                                   {-0.7, -0.7, -3.8, -2.8, -5.1, -0.9},
-                                                   {-0.2, 0.3, 1., 0.2, -1.3, 3.}}}, 0.05));
+static_assert(matches_printed(three_p.output,
+                              m56{{{-1.1, 0.9, -3.9, -2.9, -3., -0.5},
+                                   {-0.7, -0.9, 0.7, 0.2, -1.5, 2.9},
+                                   {-0.7, -0.9, 1.6, 1.2, 5.8, 1.5},
+                                   {-0.7, -0.7, -3.8, -2.8, -5.1, -0.9},
+                                   {-0.2, 0.3, 1., 0.2, -1.3, 3.}}},
+                              0.05));
 static_assert(matches_printed_2sig(single_p.weights[0], m55{{{3.6e-01, 4.8e-01, 1.5e-01, 2.1e-02, 4.0e-04},
                                                              {4.0e-14, 4.9e-07, 9.9e-01, 1.7e-05, 6.1e-03},
                                                              {5.8e-01, 1.9e-02, 9.4e-02, 2.8e-01, 3.2e-02},

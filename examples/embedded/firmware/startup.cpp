@@ -62,9 +62,21 @@ void* memset(void* dst, int value, std::size_t n) {
 
 // Initial stack pointer, then the 15 system exceptions of ARMv6-M/ARMv7-M (0: reserved).
 using handler = void (*)();
-[[gnu::section(".isr_vector"), gnu::used]] const handler vector_table[16] = {
-    reinterpret_cast<handler>(__stack_top), Reset_Handler, Default_Handler, HardFault_Handler, Default_Handler,
-    Default_Handler, Default_Handler, nullptr, nullptr, nullptr, nullptr, Default_Handler, Default_Handler,
-    nullptr, Default_Handler, Default_Handler};
+[[gnu::section(".isr_vector"), gnu::used]] const handler vector_table[16] = {reinterpret_cast<handler>(__stack_top),
+                                                                             Reset_Handler,
+                                                                             Default_Handler,
+                                                                             HardFault_Handler,
+                                                                             Default_Handler,
+                                                                             Default_Handler,
+                                                                             Default_Handler,
+                                                                             nullptr,
+                                                                             nullptr,
+                                                                             nullptr,
+                                                                             nullptr,
+                                                                             Default_Handler,
+                                                                             Default_Handler,
+                                                                             nullptr,
+                                                                             Default_Handler,
+                                                                             Default_Handler};
 
 }  // extern "C"

@@ -102,7 +102,7 @@ constexpr batch<T, B, C, R> transpose(const batch<T, B, R, C>& x) noexcept {
 /// Every item times a shared matrix: (B x R x K)·(K x C) -> B x R x C, e.g. Q = X·Wq for a batch
 /// of inputs X and one projection Wq.
 template <class T, extent B, extent R, extent K1, extent K2, extent C>
-  requires rules_hold<rules_of::matmul<T, K1, K2>>
+requires rules_hold<rules_of::matmul<T, K1, K2>>
 constexpr auto matmul(const batch<T, B, R, K1>& x, const matrix<T, K2, C>& w) noexcept {
   return detail::map_items<B>([&x, &w](std::size_t b) { return matmul(x.items[b], w); });
 }
@@ -110,7 +110,7 @@ constexpr auto matmul(const batch<T, B, R, K1>& x, const matrix<T, K2, C>& w) no
 /// Shape error: batch times matrix with x.cols != w.rows.
 template <class T, extent B, extent R, extent K1, extent K2, extent C>
 decltype(detail::first_failure<rules_of::matmul<T, K1, K2>>::error()) matmul(const batch<T, B, R, K1>& x,
-                                                                         const matrix<T, K2, C>& w) noexcept;
+                                                                             const matrix<T, K2, C>& w) noexcept;
 
 namespace rules_of {
 template <class T, auto B1, auto K1, auto B2, auto K2>
@@ -120,9 +120,8 @@ using batch_matmul = detail::join_t<detail::rule_list<rule::batch_sizes<B1, B2>>
 /// Item by item product of two batches: (B x R x K)·(B x K x C) -> B x R x C, e.g. the scores
 /// Q·Kᵀ of every sequence. The two B must agree.
 template <class T, extent B1, extent R, extent K1, extent B2, extent K2, extent C>
-  requires rules_hold<rules_of::batch_matmul<T, B1, K1, B2, K2>>
-constexpr auto matmul(const batch<T, B1, R, K1>& a,
-                                                         const batch<T, B2, K2, C>& b) noexcept {
+requires rules_hold<rules_of::batch_matmul<T, B1, K1, B2, K2>>
+constexpr auto matmul(const batch<T, B1, R, K1>& a, const batch<T, B2, K2, C>& b) noexcept {
   return detail::map_items<common_extent_v<B1, B2>>([&a, &b](std::size_t i) { return matmul(a.items[i], b.items[i]); });
 }
 
@@ -133,23 +132,18 @@ decltype(detail::first_failure<rules_of::batch_matmul<T, B1, K1, B2, K2>>::error
 
 /// x * w is matmul(x, w) for a batch x and a matrix w.
 template <class T, extent B, extent R, extent K1, extent K2, extent C>
-  requires rules_hold<rules_of::matmul<T, K1, K2>>
-constexpr auto operator*(const batch<T, B, R, K1>& x, const matrix<T, K2, C>& w) noexcept {
-  return matmul(x, w);
-}
+requires rules_hold<rules_of::matmul<T, K1, K2>>
+constexpr auto operator*(const batch<T, B, R, K1>& x, const matrix<T, K2, C>& w) noexcept { return matmul(x, w); }
 
 /// Shape error: x * w with x.cols != w.rows.
 template <class T, extent B, extent R, extent K1, extent K2, extent C>
 decltype(detail::first_failure<rules_of::matmul<T, K1, K2>>::error()) operator*(const batch<T, B, R, K1>& x,
-                                                                            const matrix<T, K2, C>& w) noexcept;
+                                                                                const matrix<T, K2, C>& w) noexcept;
 
 /// a * b is matmul(a, b) for two batches.
 template <class T, extent B1, extent R, extent K1, extent B2, extent K2, extent C>
-  requires rules_hold<rules_of::batch_matmul<T, B1, K1, B2, K2>>
-constexpr auto operator*(const batch<T, B1, R, K1>& a,
-                                                            const batch<T, B2, K2, C>& b) noexcept {
-  return matmul(a, b);
-}
+requires rules_hold<rules_of::batch_matmul<T, B1, K1, B2, K2>>
+constexpr auto operator*(const batch<T, B1, R, K1>& a, const batch<T, B2, K2, C>& b) noexcept { return matmul(a, b); }
 
 /// Shape error: a * b for batches with different B, or a.cols != b.rows.
 template <class T, extent B1, extent R, extent K1, extent B2, extent K2, extent C>
@@ -178,22 +172,22 @@ namespace rules_of {
 template <class Q, class K, class... O>
 using batch_attention_scores =
     detail::join_t<batches<Q, K>, batch_options<Q, O...>,
-                       attention_scores<detail::item_t<Q>, detail::item_t<K>, detail::item_option_t<O>...>>;
+                   attention_scores<detail::item_t<Q>, detail::item_t<K>, detail::item_option_t<O>...>>;
 template <class Q, class K, class V, class... O>
 using batch_scaled_dot_product_attention = detail::join_t<
     batches<Q, K, V>, batch_options<Q, O...>,
     scaled_dot_product_attention<detail::item_t<Q>, detail::item_t<K>, detail::item_t<V>, detail::item_option_t<O>...>>;
 template <class X, class Wq, class Wk, class Wv, class... O>
-using batch_self_attention = detail::join_t<batch_options<X, O...>,
-                                                self_attention<detail::item_t<X>, Wq, Wk, Wv, detail::item_option_t<O>...>>;
+using batch_self_attention =
+    detail::join_t<batch_options<X, O...>, self_attention<detail::item_t<X>, Wq, Wk, Wv, detail::item_option_t<O>...>>;
 template <std::size_t H, class X, class Wq, class Wk, class Wv, class... O>
 using batch_multi_head_attention =
     detail::join_t<batch_options<X, O...>,
-                       multi_head_attention<H, detail::item_t<X>, Wq, Wk, Wv, detail::item_option_t<O>...>>;
+                   multi_head_attention<H, detail::item_t<X>, Wq, Wk, Wv, detail::item_option_t<O>...>>;
 template <std::size_t H, class X, class Wq, class Wk, class Wv, class Wo, class... O>
 using batch_multi_head_attention_wo =
     detail::join_t<batch_options<X, O...>,
-                       multi_head_attention_wo<H, detail::item_t<X>, Wq, Wk, Wv, Wo, detail::item_option_t<O>...>>;
+                   multi_head_attention_wo<H, detail::item_t<X>, Wq, Wk, Wv, Wo, detail::item_option_t<O>...>>;
 template <std::size_t H, std::size_t Hkv, class Xq, class Xkv, class Wq, class Wk, class Wv, class... O>
 using batch_grouped_query_attention = detail::join_t<
     batches<Xq, Xkv>, batch_options<Xq, O...>,
@@ -201,13 +195,13 @@ using batch_grouped_query_attention = detail::join_t<
 template <std::size_t H, std::size_t Hkv, class Xq, class Xkv, class Wq, class Wk, class Wv, class Wo, class... O>
 using batch_grouped_query_attention_wo =
     detail::join_t<batches<Xq, Xkv>, batch_options<Xq, O...>,
-                       grouped_query_attention_wo<H, Hkv, detail::item_t<Xq>, detail::item_t<Xkv>, Wq, Wk, Wv, Wo,
-                                                  detail::item_option_t<O>...>>;
+                   grouped_query_attention_wo<H, Hkv, detail::item_t<Xq>, detail::item_t<Xkv>, Wq, Wk, Wv, Wo,
+                                              detail::item_option_t<O>...>>;
 }  // namespace rules_of
 
 /// Scores Q·Kᵀ / √d_k of every item: (B x L x d_k), (B x S x d_k) -> B x L x S.
 template <Batch Q, Batch K, AttentionOption... O>
-  requires rules_hold<rules_of::batch_attention_scores<Q, K, O...>>
+requires rules_hold<rules_of::batch_attention_scores<Q, K, O...>>
 constexpr auto attention_scores(const Q& q, const K& k, const O&... opts) noexcept {
   return detail::map_items<Q::batch_extent>(
       [&](std::size_t b) { return attention_scores(q.items[b], k.items[b], detail::item_option(opts, b)...); });
@@ -220,7 +214,7 @@ decltype(detail::first_failure<rules_of::batch_attention_scores<Q, K, O...>>::er
 
 /// Attention weights softmax(Q·Kᵀ / √d_k) of every item: B x L x S.
 template <Batch Q, Batch K, AttentionOption... O>
-  requires rules_hold<rules_of::batch_attention_scores<Q, K, O...>>
+requires rules_hold<rules_of::batch_attention_scores<Q, K, O...>>
 constexpr auto attention_weights(const Q& q, const K& k, const O&... opts) noexcept {
   return detail::map_items<Q::batch_extent>(
       [&](std::size_t b) { return attention_weights(q.items[b], k.items[b], detail::item_option(opts, b)...); });
@@ -233,7 +227,7 @@ decltype(detail::first_failure<rules_of::batch_attention_scores<Q, K, O...>>::er
 
 /// softmax(Q·Kᵀ / √d_k)·V of every item: (B x L x d_k), (B x S x d_k), (B x S x d_v) -> B x L x d_v.
 template <Batch Q, Batch K, Batch V, AttentionOption... O>
-  requires rules_hold<rules_of::batch_scaled_dot_product_attention<Q, K, V, O...>>
+requires rules_hold<rules_of::batch_scaled_dot_product_attention<Q, K, V, O...>>
 constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v, const O&... opts) noexcept {
   return detail::map_items<Q::batch_extent>([&](std::size_t b) {
     return scaled_dot_product_attention(q.items[b], k.items[b], v.items[b], detail::item_option(opts, b)...);
@@ -248,7 +242,7 @@ scaled_dot_product_attention(const Q& q, const K& k, const V& v, const O&... opt
 /// Self-attention of every item of X (B x n x d_model) with shared projections Wq, Wk, Wv:
 /// B x n x d_v.
 template <Batch X, Matrix Wq, Matrix Wk, Matrix Wv, AttentionOption... O>
-  requires rules_hold<rules_of::batch_self_attention<X, Wq, Wk, Wv, O...>>
+requires rules_hold<rules_of::batch_self_attention<X, Wq, Wk, Wv, O...>>
 constexpr auto self_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept {
   return detail::map_items<X::batch_extent>(
       [&](std::size_t b) { return self_attention(x.items[b], wq, wk, wv, detail::item_option(opts, b)...); });
@@ -262,7 +256,7 @@ decltype(detail::first_failure<rules_of::batch_self_attention<X, Wq, Wk, Wv, O..
 /// Multi-head self-attention (block form) of every item of X (B x n x d_model), with shared
 /// weights: B x n x (H·d_v).
 template <std::size_t H, Batch X, Matrix Wq, Matrix Wk, Matrix Wv, AttentionOption... O>
-  requires rules_hold<rules_of::batch_multi_head_attention<H, X, Wq, Wk, Wv, O...>>
+requires rules_hold<rules_of::batch_multi_head_attention<H, X, Wq, Wk, Wv, O...>>
 constexpr auto multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept {
   return detail::map_items<X::batch_extent>(
       [&](std::size_t b) { return multi_head_attention<H>(x.items[b], wq, wk, wv, detail::item_option(opts, b)...); });
@@ -275,7 +269,7 @@ multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const
 
 /// Multi-head self-attention with W_o of every item of X: B x n x d_out.
 template <std::size_t H, Batch X, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, AttentionOption... O>
-  requires rules_hold<rules_of::batch_multi_head_attention_wo<H, X, Wq, Wk, Wv, Wo, O...>>
+requires rules_hold<rules_of::batch_multi_head_attention_wo<H, X, Wq, Wk, Wv, Wo, O...>>
 constexpr auto multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo,
                                     const O&... opts) noexcept {
   return detail::map_items<X::batch_extent>([&](std::size_t b) {
@@ -292,7 +286,7 @@ multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const
 /// B x L x (H·d_v).
 template <std::size_t H, std::size_t Hkv = H, Batch Xq, Batch Xkv, Matrix Wq, Matrix Wk, Matrix Wv,
           AttentionOption... O>
-  requires rules_hold<rules_of::batch_grouped_query_attention<H, Hkv, Xq, Xkv, Wq, Wk, Wv, O...>>
+requires rules_hold<rules_of::batch_grouped_query_attention<H, Hkv, Xq, Xkv, Wq, Wk, Wv, O...>>
 constexpr auto grouped_query_attention(const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk, const Wv& wv,
                                        const O&... opts) noexcept {
   return detail::map_items<Xq::batch_extent>([&](std::size_t b) {
@@ -310,7 +304,7 @@ grouped_query_attention(const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk
 /// Grouped-query cross-attention with W_o of every item pair: B x L x d_out.
 template <std::size_t H, std::size_t Hkv = H, Batch Xq, Batch Xkv, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo,
           AttentionOption... O>
-  requires rules_hold<rules_of::batch_grouped_query_attention_wo<H, Hkv, Xq, Xkv, Wq, Wk, Wv, Wo, O...>>
+requires rules_hold<rules_of::batch_grouped_query_attention_wo<H, Hkv, Xq, Xkv, Wq, Wk, Wv, Wo, O...>>
 constexpr auto grouped_query_attention(const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk, const Wv& wv,
                                        const Wo& wo, const O&... opts) noexcept {
   return detail::map_items<Xq::batch_extent>([&](std::size_t b) {

@@ -6,12 +6,12 @@
 
 #include <cstddef>
 
+#include <cxmat/attention/detail/apply_options.hpp>
+#include <cxmat/attention/detail/grouped_heads.hpp>
 #include <cxmat/attention/options.hpp>
 #include <cxmat/attention/result.hpp>
 #include <cxmat/attention/rules.hpp>
 #include <cxmat/core/batch.hpp>
-#include <cxmat/attention/detail/apply_options.hpp>
-#include <cxmat/attention/detail/grouped_heads.hpp>
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/core/shape_rules.hpp>
 
@@ -24,7 +24,7 @@ namespace cxmat {
 /// Result: the H heads side by side, L x (H·d_v).
 template <std::size_t H, std::size_t Hkv = H, Matrix Xq, Matrix Xkv, Matrix Wq, Matrix Wk, Matrix Wv,
           AttentionOption... O>
-  requires rules_hold<rules_of::grouped_query_attention<H, Hkv, Xq, Xkv, Wq, Wk, Wv, O...>>
+requires rules_hold<rules_of::grouped_query_attention<H, Hkv, Xq, Xkv, Wq, Wk, Wv, O...>>
 constexpr auto grouped_query_attention(const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk, const Wv& wv,
                                        const O&... opts) noexcept {
   using T = detail::element_of<Xq>;
@@ -43,7 +43,7 @@ grouped_query_attention(const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk
 /// Takes output_bias as well as the options above.
 template <std::size_t H, std::size_t Hkv = H, Matrix Xq, Matrix Xkv, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo,
           AttentionOption... O>
-  requires rules_hold<rules_of::grouped_query_attention_wo<H, Hkv, Xq, Xkv, Wq, Wk, Wv, Wo, O...>>
+requires rules_hold<rules_of::grouped_query_attention_wo<H, Hkv, Xq, Xkv, Wq, Wk, Wv, Wo, O...>>
 constexpr matrix<detail::element_of<Xq>, Xq::row_extent, Wo::col_extent> grouped_query_attention(
     const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo, const O&... opts) noexcept {
   using T = detail::element_of<Xq>;
@@ -64,7 +64,7 @@ grouped_query_attention(const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk
 /// PyTorch's average_attn_weights).
 template <std::size_t H, std::size_t Hkv = H, Matrix Xq, Matrix Xkv, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo,
           AttentionOption... O>
-  requires rules_hold<rules_of::grouped_query_attention_wo<H, Hkv, Xq, Xkv, Wq, Wk, Wv, Wo, O...>>
+requires rules_hold<rules_of::grouped_query_attention_wo<H, Hkv, Xq, Xkv, Wq, Wk, Wv, Wo, O...>>
 constexpr auto grouped_query_attention_with_weights(const Xq& xq, const Xkv& xkv, const Wq& wq, const Wk& wk,
                                                     const Wv& wv, const Wo& wo, const O&... opts) noexcept {
   using T = detail::element_of<Xq>;

@@ -5,15 +5,15 @@
 
 #include <cstddef>
 
-#include <cxmat/ops/arithmetic.hpp>
-#include <cxmat/attention/rules.hpp>
-#include <cxmat/attention/options.hpp>
-#include <cxmat/attention/result.hpp>
-#include <cxmat/core/batch.hpp>
 #include <cxmat/attention/detail/apply_options.hpp>
 #include <cxmat/attention/detail/grouped_heads.hpp>
+#include <cxmat/attention/options.hpp>
+#include <cxmat/attention/result.hpp>
+#include <cxmat/attention/rules.hpp>
+#include <cxmat/core/batch.hpp>
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/core/shape_rules.hpp>
+#include <cxmat/ops/arithmetic.hpp>
 
 namespace cxmat {
 
@@ -21,7 +21,7 @@ namespace cxmat {
 /// Q is L x (H·d_k), K is S x (H·d_k), V is S x (H·d_v); head h uses column block h of each;
 /// the result is the heads' outputs side by side, L x (H·d_v) (worksheet 003 part 5).
 template <std::size_t H, Matrix Q, Matrix K, Matrix V, AttentionOption... O>
-  requires rules_hold<rules_of::multi_head_attention_qkv<H, Q, K, V, O...>>
+requires rules_hold<rules_of::multi_head_attention_qkv<H, Q, K, V, O...>>
 constexpr matrix<detail::element_of<Q>, Q::row_extent, V::col_extent> multi_head_attention_qkv(
     const Q& q, const K& k, const V& v, const O&... opts) noexcept {
   using T = detail::element_of<Q>;
@@ -31,16 +31,17 @@ constexpr matrix<detail::element_of<Q>, Q::row_extent, V::col_extent> multi_head
 
 /// Shape error of multi_head_attention_qkv<H>(q, k, v, opts...).
 template <std::size_t H, Matrix Q, Matrix K, Matrix V, AttentionOption... O>
-decltype(detail::first_failure<rules_of::multi_head_attention_qkv<H, Q, K, V, O...>>::error())
-multi_head_attention_qkv(const Q& q, const K& k, const V& v, const O&... opts) noexcept;
+decltype(detail::first_failure<rules_of::multi_head_attention_qkv<H, Q, K, V, O...>>::error()) multi_head_attention_qkv(
+    const Q& q, const K& k, const V& v, const O&... opts) noexcept;
 
 /// Multi-head self-attention in block form, without output projection (worksheet 004):
 /// X is n x d_model; Wq and Wk are d_model x (H·d_k), Wv is d_model x (H·d_v). Head h uses
 /// column block h of X·Wq, X·Wk, X·Wv; the result is the concatenated heads, n x (H·d_v).
 template <std::size_t H, Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, AttentionOption... O>
-  requires rules_hold<rules_of::multi_head_attention<H, X, Wq, Wk, Wv, O...>>
-constexpr matrix<detail::element_of<X>, X::row_extent, Wv::col_extent> multi_head_attention(
-    const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept {
+requires rules_hold<rules_of::multi_head_attention<H, X, Wq, Wk, Wv, O...>>
+constexpr matrix<detail::element_of<X>, X::row_extent, Wv::col_extent> multi_head_attention(const X& x, const Wq& wq,
+                                                                                            const Wk& wk, const Wv& wv,
+                                                                                            const O&... opts) noexcept {
   using T = detail::element_of<X>;
   return detail::grouped_attention<H, H>(x, x, wq, wk, wv,
                                          static_cast<batch<T, H, X::row_extent, X::row_extent>*>(nullptr), opts...);
@@ -48,15 +49,17 @@ constexpr matrix<detail::element_of<X>, X::row_extent, Wv::col_extent> multi_hea
 
 /// Shape error of multi_head_attention<H>(x, wq, wk, wv, opts...).
 template <std::size_t H, Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, AttentionOption... O>
-decltype(detail::first_failure<rules_of::multi_head_attention<H, X, Wq, Wk, Wv, O...>>::error())
-multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept;
+decltype(detail::first_failure<rules_of::multi_head_attention<H, X, Wq, Wk, Wv, O...>>::error()) multi_head_attention(
+    const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept;
 
 /// Multi-head self-attention in block form with output projection (worksheets 000, 001, 003):
 /// as above, then the concatenated heads (n x H·d_v) times Wo ((H·d_v) x d_out): n x d_out.
 template <std::size_t H, Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, AttentionOption... O>
-  requires rules_hold<rules_of::multi_head_attention_wo<H, X, Wq, Wk, Wv, Wo, O...>>
-constexpr matrix<detail::element_of<X>, X::row_extent, Wo::col_extent> multi_head_attention(
-    const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo, const O&... opts) noexcept {
+requires rules_hold<rules_of::multi_head_attention_wo<H, X, Wq, Wk, Wv, Wo, O...>>
+constexpr matrix<detail::element_of<X>, X::row_extent, Wo::col_extent> multi_head_attention(const X& x, const Wq& wq,
+                                                                                            const Wk& wk, const Wv& wv,
+                                                                                            const Wo& wo,
+                                                                                            const O&... opts) noexcept {
   using T = detail::element_of<X>;
   const auto heads = detail::grouped_attention<H, H>(
       x, x, wq, wk, wv, static_cast<batch<T, H, X::row_extent, X::row_extent>*>(nullptr), opts...);
@@ -71,7 +74,7 @@ multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const
 /// The attention weights of every head, H x n x n: head h's softmax(Q_h·K_hᵀ / √d_k), with the
 /// same options as multi_head_attention.
 template <std::size_t H, Matrix X, Matrix Wq, Matrix Wk, AttentionOption... O>
-  requires rules_hold<rules_of::multi_head_attention_weights<H, X, Wq, Wk, O...>>
+requires rules_hold<rules_of::multi_head_attention_weights<H, X, Wq, Wk, O...>>
 constexpr batch<detail::element_of<X>, H, X::row_extent, X::row_extent> multi_head_attention_weights(
     const X& x, const Wq& wq, const Wk& wk, const O&... opts) noexcept {
   using T = detail::element_of<X>;
@@ -98,7 +101,7 @@ multi_head_attention_weights(const X& x, const Wq& wq, const Wk& wk, const O&...
 /// Multi-head self-attention (block form, no W_o) and every head's weights, in one pass:
 /// `.output` is n x (H·d_v), `.weights` is H x n x n.
 template <std::size_t H, Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, AttentionOption... O>
-  requires rules_hold<rules_of::multi_head_attention<H, X, Wq, Wk, Wv, O...>>
+requires rules_hold<rules_of::multi_head_attention<H, X, Wq, Wk, Wv, O...>>
 constexpr auto multi_head_attention_with_weights(const X& x, const Wq& wq, const Wk& wk, const Wv& wv,
                                                  const O&... opts) noexcept {
   using T = detail::element_of<X>;
@@ -114,7 +117,7 @@ multi_head_attention_with_weights(const X& x, const Wq& wq, const Wk& wk, const 
 
 /// As above, with the output projection: `.output` is n x d_out, `.weights` is H x n x n.
 template <std::size_t H, Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, AttentionOption... O>
-  requires rules_hold<rules_of::multi_head_attention_wo<H, X, Wq, Wk, Wv, Wo, O...>>
+requires rules_hold<rules_of::multi_head_attention_wo<H, X, Wq, Wk, Wv, Wo, O...>>
 constexpr auto multi_head_attention_with_weights(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo,
                                                  const O&... opts) noexcept {
   using T = detail::element_of<X>;

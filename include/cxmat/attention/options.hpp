@@ -152,7 +152,7 @@ struct option_traits<attention_mask<ML, MS>> {
   static constexpr bool is_option = true;
   static constexpr bool is_mask = true;
   template <class T, auto L, auto S>
-  static constexpr bool fits = compatible_extents<ML, L> && compatible_extents<MS, S>;
+  static constexpr bool fits = compatible_extents<ML, L>&& compatible_extents<MS, S>;
 };
 template <extent MS>
 struct option_traits<key_padding_mask<MS>> {
@@ -182,7 +182,7 @@ struct option_traits<score_bias<U, BL, BS>> {
   static constexpr bool is_option = true;
   static constexpr bool is_mask = false;
   template <class T, auto L, auto S>
-  static constexpr bool fits = std::is_same_v<T, U> && compatible_extents<BL, L> && compatible_extents<BS, S>;
+  static constexpr bool fits = std::is_same_v<T, U>&& compatible_extents<BL, L>&& compatible_extents<BS, S>;
 };
 template <class U>
 struct option_traits<score_scale<U>> {
@@ -243,8 +243,8 @@ template <class... O>
 inline constexpr std::size_t scale_count = (std::size_t{0} + ... + (is_scale_v<std::remove_cvref_t<O>> ? 1U : 0U));
 
 template <projection P, class... O>
-inline constexpr std::size_t projection_bias_count =
-    (std::size_t{0} + ... + (is_projection_bias_v<P, std::remove_cvref_t<O>> ? 1U : 0U));
+inline constexpr std::size_t projection_bias_count = (std::size_t{0} + ... +
+                                                      (is_projection_bias_v<P, std::remove_cvref_t<O>> ? 1U : 0U));
 
 }  // namespace detail
 
@@ -258,8 +258,8 @@ struct attention_options_must_fit_l_by_s_scores;  // mask, bias: L x S; key_padd
 /// The options of one call make sense together: at most one scale and at most one bias per
 /// projection.
 template <class... O>
-concept OptionsAreConsistent =
-    detail::scale_count<O...> <= 1 && detail::projection_bias_count<projection::query, O...> <= 1 &&
+concept OptionsAreConsistent = detail::scale_count<O...>
+<= 1 && detail::projection_bias_count<projection::query, O...> <= 1 &&
     detail::projection_bias_count<projection::key, O...> <= 1 &&
     detail::projection_bias_count<projection::value, O...> <= 1 &&
     detail::projection_bias_count<projection::output, O...> <= 1;

@@ -5,20 +5,20 @@
 #include <cstddef>
 #include <type_traits>
 
-#include <boost/hana/tuple.hpp>
 #include <boost/hana/transform.hpp>
+#include <boost/hana/tuple.hpp>
 #include <boost/hana/unpack.hpp>
 
-#include <cxmat/ops/arithmetic.hpp>
 #include <cxmat/attention/detail/grouped_heads.hpp>
 #include <cxmat/attention/multi_head.hpp>
 #include <cxmat/attention/options.hpp>
+#include <cxmat/attention/rules.hpp>
 #include <cxmat/attention/single_head.hpp>
 #include <cxmat/core/batch.hpp>
-#include <cxmat/ops/blocks.hpp>
-#include <cxmat/attention/rules.hpp>
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/core/shape_rules.hpp>
+#include <cxmat/ops/arithmetic.hpp>
+#include <cxmat/ops/blocks.hpp>
 
 namespace cxmat {
 
@@ -43,8 +43,7 @@ inline constexpr bool is_attention_head_v<attention_head<Wq, Wk, Wv>> = true;
 template <class T>
 inline constexpr bool is_head_tuple_v = false;
 template <class... H>
-inline constexpr bool is_head_tuple_v<boost::hana::tuple<H...>> =
-    (sizeof...(H) > 0) && (is_attention_head_v<H> && ...);
+inline constexpr bool is_head_tuple_v<boost::hana::tuple<H...>> = (sizeof...(H) > 0) && (is_attention_head_v<H> && ...);
 }  // namespace detail
 
 /// A Boost.Hana tuple of attention_head values (one or more).
@@ -53,8 +52,9 @@ concept HeadTuple = detail::is_head_tuple_v<std::remove_cvref_t<Heads>>;
 
 /// Gathers heads into the tuple the per-head functions take: `make_heads(head0, head1)`.
 template <class... Heads>
-  requires(sizeof...(Heads) > 0 && (detail::is_attention_head_v<Heads> && ...))
-constexpr boost::hana::tuple<Heads...> make_heads(const Heads&... heads) noexcept {
+requires(sizeof...(Heads) > 0 &&
+         (detail::is_attention_head_v<Heads> &&
+          ...)) constexpr boost::hana::tuple<Heads...> make_heads(const Heads&... heads) noexcept {
   return boost::hana::tuple<Heads...>{heads...};
 }
 
@@ -109,9 +109,10 @@ struct per_head_attention_wo_of {
 };
 template <class X, Matrix Wo, class... O, class... Heads>
 struct per_head_attention_wo_of<X, Wo, detail::option_list<O...>, Heads...> {
-  using type = detail::join_t<per_head_heads<X, detail::option_list<O...>, Heads...>,
-                              detail::rule_list<rule::same_elements<X, Wo>>,
-                              output_projection<detail::joined_extent<detail::head_value_width<Heads>::value...>(), Wo, O...>>;
+  using type =
+      detail::join_t<per_head_heads<X, detail::option_list<O...>, Heads...>,
+                     detail::rule_list<rule::same_elements<X, Wo>>,
+                     output_projection<detail::joined_extent<detail::head_value_width<Heads>::value...>(), Wo, O...>>;
 };
 /// Per-head form with W_o: the heads' rules, then W_o against the concatenated value widths.
 template <class X, class Wo, class Options, class... Heads>
@@ -125,7 +126,7 @@ concept HeadFitsInput = rules_hold<typename detail::head_rules<X, Head, detail::
 /// Each head's output Z_i = self_attention(X, W_i^Q, W_i^K, W_i^V, opts...), as a Hana tuple.
 /// Takes the options of self_attention (masks, causal, bias, scale, query/key/value biases).
 template <Matrix X, class... Heads, AttentionOption... O>
-  requires rules_hold<rules_of::per_head_attention<X, detail::option_list<O...>, Heads...>>
+requires rules_hold<rules_of::per_head_attention<X, detail::option_list<O...>, Heads...>>
 constexpr auto head_outputs(const X& x, const boost::hana::tuple<Heads...>& heads, const O&... opts) noexcept {
   return boost::hana::transform(heads, [&](const auto& head) { return detail::head_output(x, head, opts...); });
 }
@@ -138,11 +139,10 @@ head_outputs(const X& x, const boost::hana::tuple<Heads...>& heads, const O&... 
 /// Each head's attention weights softmax(Q_i·K_iᵀ / √d_k) (n x n), as a Hana tuple, with the
 /// same options.
 template <Matrix X, class... Heads, AttentionOption... O>
-  requires rules_hold<rules_of::per_head_attention<X, detail::option_list<O...>, Heads...>>
+requires rules_hold<rules_of::per_head_attention<X, detail::option_list<O...>, Heads...>>
 constexpr auto head_weights(const X& x, const boost::hana::tuple<Heads...>& heads, const O&... opts) noexcept {
-  return boost::hana::transform(heads, [&](const auto& head) {
-    return multi_head_attention_weights<1>(x, head.wq, head.wk, opts...).items[0];
-  });
+  return boost::hana::transform(
+      heads, [&](const auto& head) { return multi_head_attention_weights<1>(x, head.wq, head.wk, opts...).items[0]; });
 }
 
 /// Shape error of head_weights(x, heads, opts...).
@@ -153,9 +153,10 @@ head_weights(const X& x, const boost::hana::tuple<Heads...>& heads, const O&... 
 /// Multi-head self-attention, per-head form, without output projection: the heads' outputs
 /// side by side, n x (d_v0 + d_v1 + ...). Options as for head_outputs.
 template <Matrix X, class... Heads, AttentionOption... O>
-  requires rules_hold<rules_of::per_head_attention<X, detail::option_list<O...>, Heads...>>
+requires rules_hold<rules_of::per_head_attention<X, detail::option_list<O...>, Heads...>>
 constexpr auto multi_head_attention(const X& x, const boost::hana::tuple<Heads...>& heads, const O&... opts) noexcept {
-  return boost::hana::unpack(heads, [&](const auto&... head) { return hconcat(detail::head_output(x, head, opts...)...); });
+  return boost::hana::unpack(heads,
+                             [&](const auto&... head) { return hconcat(detail::head_output(x, head, opts...)...); });
 }
 
 /// Shape error of multi_head_attention(x, heads, opts...).
@@ -166,11 +167,11 @@ multi_head_attention(const X& x, const boost::hana::tuple<Heads...>& heads, cons
 /// Multi-head self-attention, per-head form: Concat(Z_0, Z_1, ...)·W_o (+ output_bias). W_o has
 /// one row per concatenated column; the result is n x d_out.
 template <Matrix X, class... Heads, Matrix Wo, AttentionOption... O>
-  requires rules_hold<rules_of::per_head_attention_wo<X, Wo, detail::option_list<O...>, Heads...>>
+requires rules_hold<rules_of::per_head_attention_wo<X, Wo, detail::option_list<O...>, Heads...>>
 constexpr matrix<detail::element_of<X>, X::row_extent, Wo::col_extent> multi_head_attention(
     const X& x, const boost::hana::tuple<Heads...>& heads, const Wo& wo, const O&... opts) noexcept {
-  const auto concat =
-      boost::hana::unpack(heads, [&](const auto&... head) { return hconcat(detail::head_output(x, head, opts...)...); });
+  const auto concat = boost::hana::unpack(
+      heads, [&](const auto&... head) { return hconcat(detail::head_output(x, head, opts...)...); });
   return detail::project<projection::output>(concat, wo, opts...);
 }
 

@@ -163,15 +163,17 @@ constexpr sentence options_fit() noexcept {
 
 constexpr sentence output_bias_needs_w_o() noexcept {
   sentence s;
-  s.put("output_bias(b): the bias is added to Concat(heads)·W_o, and this call has no W_o: pass W_o, or add b "
-        "to the result.");
+  s.put(
+      "output_bias(b): the bias is added to Concat(heads)·W_o, and this call has no W_o: pass W_o, or add b "
+      "to the result.");
   return s;
 }
 
 constexpr sentence batch_key_padding_needs_a_batch() noexcept {
   sentence s;
-  s.put("batch_key_padding(keep): row b of keep is the key padding of item b of a batch, and this call "
-        "attends over one sequence: pass batches, or key_padding(row) for one sequence.");
+  s.put(
+      "batch_key_padding(keep): row b of keep is the key padding of item b of a batch, and this call "
+      "attends over one sequence: pass batches, or key_padding(row) for one sequence.");
   return s;
 }
 

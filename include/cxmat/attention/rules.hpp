@@ -31,7 +31,8 @@ struct grouped_query_h_kv_must_divide_k_width;  // Wk is d_kv x (H_kv·d_k): key
 template <std::size_t Hkv, class VWidth>
 struct grouped_query_h_kv_must_divide_v_width;  // Wv is d_kv x (H_kv·d_v): key/value head j reads column block j
 template <class QHeadWidth, class KHeadWidth>
-struct grouped_query_head_widths_must_match;  // a query head and its key/value head share d_k: Wq is H·d_k, Wk H_kv·d_k wide
+struct grouped_query_head_widths_must_match;  // a query head and its key/value head share d_k: Wq is H·d_k, Wk H_kv·d_k
+                                              // wide
 template <class... Elements>
 struct attention_element_types_must_match;  // every matrix of one call has the same element type: convert explicitly
 template <class... Options>
@@ -86,9 +87,8 @@ inline constexpr auto concat_width = concat_width_of<H, Hkv, VW>();
 /// The attention rules, each bound once to its shape error.
 namespace rule {
 template <auto QCols, auto KCols>
-using query_key_widths =
-    detail::check<QueryKeyWidthsMatch<QCols, KCols>,
-                  shape_error::attention_q_and_k_widths_must_match<dim_of<QCols>, dim_of<KCols>>>;
+using query_key_widths = detail::check<QueryKeyWidthsMatch<QCols, KCols>,
+                                       shape_error::attention_q_and_k_widths_must_match<dim_of<QCols>, dim_of<KCols>>>;
 template <auto KRows, auto VRows>
 using key_value_lengths =
     detail::check<KeyValueLengthsMatch<KRows, VRows>,
@@ -103,9 +103,8 @@ template <auto XCols, auto WRows>
 using wv_fits_x = detail::check<ProjectionFitsInput<XCols, WRows>,
                                 shape_error::projection_x_cols_must_equal_wv_rows<dim_of<XCols>, dim_of<WRows>>>;
 template <auto WqCols, auto WkCols>
-using wq_wk_widths =
-    detail::check<QueryKeyWidthsMatch<WqCols, WkCols>,
-                  shape_error::projection_wq_and_wk_widths_must_match<dim_of<WqCols>, dim_of<WkCols>>>;
+using wq_wk_widths = detail::check<QueryKeyWidthsMatch<WqCols, WkCols>,
+                                   shape_error::projection_wq_and_wk_widths_must_match<dim_of<WqCols>, dim_of<WkCols>>>;
 template <auto Width, std::size_t H>
 using heads_divide_q_width =
     detail::check<HeadsDivideWidth<Width, H>, shape_error::multi_head_h_must_divide_q_width<H, dim_of<Width>>>;
@@ -120,19 +119,20 @@ template <std::size_t H, std::size_t Hkv>
 using kv_heads_divide_heads =
     detail::check<KeyValueHeadsDivideQueryHeads<H, Hkv>, shape_error::grouped_query_h_kv_must_divide_h<H, Hkv>>;
 template <auto Width, std::size_t Hkv>
-using kv_heads_divide_k_width =
-    detail::check<HeadsDivideWidth<Width, Hkv>, shape_error::grouped_query_h_kv_must_divide_k_width<Hkv, dim_of<Width>>>;
+using kv_heads_divide_k_width = detail::check<HeadsDivideWidth<Width, Hkv>,
+                                              shape_error::grouped_query_h_kv_must_divide_k_width<Hkv, dim_of<Width>>>;
 template <auto Width, std::size_t Hkv>
-using kv_heads_divide_v_width =
-    detail::check<HeadsDivideWidth<Width, Hkv>, shape_error::grouped_query_h_kv_must_divide_v_width<Hkv, dim_of<Width>>>;
+using kv_heads_divide_v_width = detail::check<HeadsDivideWidth<Width, Hkv>,
+                                              shape_error::grouped_query_h_kv_must_divide_v_width<Hkv, dim_of<Width>>>;
 template <auto QW, std::size_t H, auto KW, std::size_t Hkv>
-using head_widths = detail::check<HeadWidthsMatch<QW, H, KW, Hkv>,
-                                  shape_error::grouped_query_head_widths_must_match<
-                                      dim<(H > 0 ? QW.size / H : 0), anonymous>, dim<(Hkv > 0 ? KW.size / Hkv : 0), anonymous>>>;
+using head_widths =
+    detail::check<HeadWidthsMatch<QW, H, KW, Hkv>,
+                  shape_error::grouped_query_head_widths_must_match<dim<(H > 0 ? QW.size / H : 0), anonymous>,
+                                                                    dim<(Hkv > 0 ? KW.size / Hkv : 0), anonymous>>>;
 template <class M0, class... Ms>
-using same_elements = detail::check<(std::is_same_v<detail::element_of<M0>, detail::element_of<Ms>> && ...),
-                                    shape_error::attention_element_types_must_match<detail::element_of<M0>,
-                                                                                    detail::element_of<Ms>...>>;
+using same_elements =
+    detail::check<(std::is_same_v<detail::element_of<M0>, detail::element_of<Ms>> && ...),
+                  shape_error::attention_element_types_must_match<detail::element_of<M0>, detail::element_of<Ms>...>>;
 template <class M>
 using real_matrix_elements = real_elements<detail::element_of<M>>;
 // Options that act on the L x S scores (attention on given Q, K, V: no projection biases).
@@ -153,10 +153,10 @@ using no_output_bias = detail::check<detail::projection_bias_count<projection::o
 template <class... O>
 using options_consistent = detail::check<OptionsAreConsistent<O...>, shape_error::attention_options_conflict<O...>>;
 template <projection P, auto Width, class... O>
-using bias_width = detail::check<compatible_extents<detail::bias_width<P, Width, O...>::value, Width>,
-                                 shape_error::projection_bias_width_must_match_projection<
-                                     std::integral_constant<projection, P>,
-                                     dim_of<detail::bias_width<P, Width, O...>::value>, dim_of<Width>>>;
+using bias_width = detail::check<
+    compatible_extents<detail::bias_width<P, Width, O...>::value, Width>,
+    shape_error::projection_bias_width_must_match_projection<
+        std::integral_constant<projection, P>, dim_of<detail::bias_width<P, Width, O...>::value>, dim_of<Width>>>;
 }  // namespace rule
 
 /// One rule list per attention function, over its argument types (matrices, then options).
@@ -165,8 +165,7 @@ namespace rules_of {
 template <class Q, class K, class... O>
 using attention_scores =
     detail::rule_list<rule::same_elements<Q, K>, rule::real_matrix_elements<Q>,
-                      rule::query_key_widths<detail::cols_of<Q>, detail::cols_of<K>>,
-                      rule::no_batch_options<O...>,
+                      rule::query_key_widths<detail::cols_of<Q>, detail::cols_of<K>>, rule::no_batch_options<O...>,
                       rule::score_options_fit<detail::element_of<Q>, detail::rows_of<Q>, detail::rows_of<K>, O...>,
                       rule::options_consistent<O...>>;
 
@@ -180,33 +179,32 @@ using scaled_dot_product_attention =
 
 // Projections of X_q (queries) and X_kv (keys, values) by Wq, Wk, Wv, and the options' fit.
 template <class Xq, class Xkv, class Wq, class Wk, class Wv, class... O>
-using projections = detail::rule_list<
-    rule::same_elements<Xq, Xkv, Wq, Wk, Wv>, rule::real_matrix_elements<Xq>,
-    rule::wq_fits_x<detail::cols_of<Xq>, detail::rows_of<Wq>>, rule::wk_fits_x<detail::cols_of<Xkv>, detail::rows_of<Wk>>,
-    rule::wv_fits_x<detail::cols_of<Xkv>, detail::rows_of<Wv>>, rule::no_batch_options<O...>,
-    rule::options_fit<detail::element_of<Xq>, detail::rows_of<Xq>, detail::rows_of<Xkv>, O...>,
-    rule::options_consistent<O...>, rule::bias_width<projection::query, detail::cols_of<Wq>, O...>,
-    rule::bias_width<projection::key, detail::cols_of<Wk>, O...>,
-    rule::bias_width<projection::value, detail::cols_of<Wv>, O...>>;
+using projections =
+    detail::rule_list<rule::same_elements<Xq, Xkv, Wq, Wk, Wv>, rule::real_matrix_elements<Xq>,
+                      rule::wq_fits_x<detail::cols_of<Xq>, detail::rows_of<Wq>>,
+                      rule::wk_fits_x<detail::cols_of<Xkv>, detail::rows_of<Wk>>,
+                      rule::wv_fits_x<detail::cols_of<Xkv>, detail::rows_of<Wv>>, rule::no_batch_options<O...>,
+                      rule::options_fit<detail::element_of<Xq>, detail::rows_of<Xq>, detail::rows_of<Xkv>, O...>,
+                      rule::options_consistent<O...>, rule::bias_width<projection::query, detail::cols_of<Wq>, O...>,
+                      rule::bias_width<projection::key, detail::cols_of<Wk>, O...>,
+                      rule::bias_width<projection::value, detail::cols_of<Wv>, O...>>;
 
 template <class X, class Wq, class Wk, class Wv, class... O>
-using self_attention =
-    detail::join_t<projections<X, X, Wq, Wk, Wv, O...>,
-                   detail::rule_list<rule::wq_wk_widths<detail::cols_of<Wq>, detail::cols_of<Wk>>, rule::no_output_bias<O...>>>;
+using self_attention = detail::join_t<
+    projections<X, X, Wq, Wk, Wv, O...>,
+    detail::rule_list<rule::wq_wk_widths<detail::cols_of<Wq>, detail::cols_of<Wk>>, rule::no_output_bias<O...>>>;
 
 template <std::size_t H, class Q, class K, class V, class... O>
-using multi_head_attention_qkv =
-    detail::join_t<scaled_dot_product_attention<Q, K, V, O...>,
-                   detail::rule_list<rule::heads_divide_q_width<detail::cols_of<Q>, H>,
-                                     rule::heads_divide_v_width<detail::cols_of<V>, H>>>;
+using multi_head_attention_qkv = detail::join_t<scaled_dot_product_attention<Q, K, V, O...>,
+                                                detail::rule_list<rule::heads_divide_q_width<detail::cols_of<Q>, H>,
+                                                                  rule::heads_divide_v_width<detail::cols_of<V>, H>>>;
 
 // The heads of the block form, before W_o (shared by the forms with and without W_o).
 template <std::size_t H, class X, class Wq, class Wk, class Wv, class... O>
-using multi_head_heads =
-    detail::join_t<projections<X, X, Wq, Wk, Wv, O...>,
-                   detail::rule_list<rule::wq_wk_widths<detail::cols_of<Wq>, detail::cols_of<Wk>>,
-                                     rule::heads_divide_q_width<detail::cols_of<Wq>, H>,
-                                     rule::heads_divide_v_width<detail::cols_of<Wv>, H>>>;
+using multi_head_heads = detail::join_t<projections<X, X, Wq, Wk, Wv, O...>,
+                                        detail::rule_list<rule::wq_wk_widths<detail::cols_of<Wq>, detail::cols_of<Wk>>,
+                                                          rule::heads_divide_q_width<detail::cols_of<Wq>, H>,
+                                                          rule::heads_divide_v_width<detail::cols_of<Wv>, H>>>;
 
 template <std::size_t H, class X, class Wq, class Wk, class Wv, class... O>
 using multi_head_attention =
@@ -214,9 +212,8 @@ using multi_head_attention =
 
 // The output projection W_o of the heads' concatenation (concat_width wide), and its bias.
 template <auto ConcatWidth, class Wo, class... O>
-using output_projection =
-    detail::rule_list<rule::wo_fits_heads<ConcatWidth, detail::rows_of<Wo>>,
-                      rule::bias_width<projection::output, detail::cols_of<Wo>, O...>>;
+using output_projection = detail::rule_list<rule::wo_fits_heads<ConcatWidth, detail::rows_of<Wo>>,
+                                            rule::bias_width<projection::output, detail::cols_of<Wo>, O...>>;
 
 template <std::size_t H, class X, class Wq, class Wk, class Wv, class Wo, class... O>
 using multi_head_attention_wo =
@@ -231,12 +228,12 @@ using multi_head_attention_weights =
 
 // The heads of grouped-query attention, before W_o.
 template <std::size_t H, std::size_t Hkv, class Xq, class Xkv, class Wq, class Wk, class Wv, class... O>
-using grouped_query_heads =
-    detail::join_t<projections<Xq, Xkv, Wq, Wk, Wv, O...>,
-                   detail::rule_list<rule::kv_heads_divide_heads<H, Hkv>, rule::heads_divide_q_width<detail::cols_of<Wq>, H>,
-                                     rule::kv_heads_divide_k_width<detail::cols_of<Wk>, Hkv>,
-                                     rule::kv_heads_divide_v_width<detail::cols_of<Wv>, Hkv>,
-                                     rule::head_widths<detail::cols_of<Wq>, H, detail::cols_of<Wk>, Hkv>>>;
+using grouped_query_heads = detail::join_t<
+    projections<Xq, Xkv, Wq, Wk, Wv, O...>,
+    detail::rule_list<rule::kv_heads_divide_heads<H, Hkv>, rule::heads_divide_q_width<detail::cols_of<Wq>, H>,
+                      rule::kv_heads_divide_k_width<detail::cols_of<Wk>, Hkv>,
+                      rule::kv_heads_divide_v_width<detail::cols_of<Wv>, Hkv>,
+                      rule::head_widths<detail::cols_of<Wq>, H, detail::cols_of<Wk>, Hkv>>>;
 
 template <std::size_t H, std::size_t Hkv, class Xq, class Xkv, class Wq, class Wk, class Wv, class... O>
 using grouped_query_attention = detail::join_t<grouped_query_heads<H, Hkv, Xq, Xkv, Wq, Wk, Wv, O...>,
@@ -244,7 +241,8 @@ using grouped_query_attention = detail::join_t<grouped_query_heads<H, Hkv, Xq, X
 
 template <std::size_t H, std::size_t Hkv, class Xq, class Xkv, class Wq, class Wk, class Wv, class Wo, class... O>
 using grouped_query_attention_wo =
-    detail::join_t<grouped_query_heads<H, Hkv, Xq, Xkv, Wq, Wk, Wv, O...>, detail::rule_list<rule::same_elements<Xq, Wo>>,
+    detail::join_t<grouped_query_heads<H, Hkv, Xq, Xkv, Wq, Wk, Wv, O...>,
+                   detail::rule_list<rule::same_elements<Xq, Wo>>,
                    output_projection<detail::concat_width<H, Hkv, detail::cols_of<Wv>>, Wo, O...>>;
 
 }  // namespace rules_of

@@ -19,14 +19,15 @@ namespace cxmat {
 /// Scores Q·Kᵀ / √d_k: Q is L x d_k, K is S x d_k, the result is L x S. With options, the
 /// scores after scale, bias and masks (masked entries are -inf).
 template <Matrix Q, Matrix K, AttentionOption... O>
-  requires rules_hold<rules_of::attention_scores<Q, K, O...>>
+requires rules_hold<rules_of::attention_scores<Q, K, O...>>
 constexpr matrix<detail::element_of<Q>, Q::row_extent, K::row_extent> attention_scores(const Q& q, const K& k,
-                                                                                    const O&... opts) noexcept {
+                                                                                       const O&... opts) noexcept {
   using T = detail::element_of<Q>;
   const T divisor = detail::score_divisor<T, O...>(Q::cols);
   detail::check_scores(q.elems, k.elems, Q::cols, divisor, opts...);
   matrix<T, Q::row_extent, K::row_extent> out{};
-  detail::scores<Q::cols>(q.elems, 0, k.elems, 0, out.elems, divisor, detail::make_score_mod<T>(Q::rows, K::rows, opts...));
+  detail::scores<Q::cols>(q.elems, 0, k.elems, 0, out.elems, divisor,
+                          detail::make_score_mod<T>(Q::rows, K::rows, opts...));
   return out;
 }
 
@@ -38,9 +39,9 @@ decltype(detail::first_failure<rules_of::attention_scores<Q, K, O...>>::error())
 /// Attention weights softmax(Q·Kᵀ / √d_k), row by row: L x S, each row sums to 1, except that a
 /// fully masked row is all zeros (see softmax_rows for non-finite scores).
 template <Matrix Q, Matrix K, AttentionOption... O>
-  requires rules_hold<rules_of::attention_scores<Q, K, O...>>
+requires rules_hold<rules_of::attention_scores<Q, K, O...>>
 constexpr matrix<detail::element_of<Q>, Q::row_extent, K::row_extent> attention_weights(const Q& q, const K& k,
-                                                                                     const O&... opts) noexcept {
+                                                                                        const O&... opts) noexcept {
   auto out = attention_scores(q, k, opts...);
   for (std::size_t i = 0; i < Q::rows; ++i) detail::softmax_row(out.elems[i], detail::fixed_length<K::rows>{});
   return out;
@@ -55,7 +56,7 @@ decltype(detail::first_failure<rules_of::attention_scores<Q, K, O...>>::error())
 /// Queries and keys may differ in number (L ≠ S, cross-attention) and d_k may differ from d_v.
 /// A query whose keys are all masked gets a zero output row.
 template <Matrix Q, Matrix K, Matrix V, AttentionOption... O>
-  requires rules_hold<rules_of::scaled_dot_product_attention<Q, K, V, O...>>
+requires rules_hold<rules_of::scaled_dot_product_attention<Q, K, V, O...>>
 constexpr matrix<detail::element_of<Q>, Q::row_extent, V::col_extent> scaled_dot_product_attention(
     const Q& q, const K& k, const V& v, const O&... opts) noexcept {
   using T = detail::element_of<Q>;
@@ -77,9 +78,10 @@ scaled_dot_product_attention(const Q& q, const K& k, const V& v, const O&... opt
 /// scaled_dot_product_attention(Q, K, V). Wq and Wk are d_model x d_k, Wv is d_model x d_v;
 /// the result is n x d_v. Takes the options above and query/key/value_bias.
 template <Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, AttentionOption... O>
-  requires rules_hold<rules_of::self_attention<X, Wq, Wk, Wv, O...>>
-constexpr matrix<detail::element_of<X>, X::row_extent, Wv::col_extent> self_attention(
-    const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept {
+requires rules_hold<rules_of::self_attention<X, Wq, Wk, Wv, O...>>
+constexpr matrix<detail::element_of<X>, X::row_extent, Wv::col_extent> self_attention(const X& x, const Wq& wq,
+                                                                                      const Wk& wk, const Wv& wv,
+                                                                                      const O&... opts) noexcept {
   using T = detail::element_of<X>;
   matrix<T, X::row_extent, Wv::col_extent> out{};
   const auto q = detail::project<projection::query>(x, wq, opts...);

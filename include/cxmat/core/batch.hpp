@@ -51,7 +51,7 @@ concept Batch = detail::is_batch_v<std::remove_cvref_t<M>>;
 
 /// Two batches are equal when their shapes are compatible and every matrix is equal.
 template <class T, extent B1, extent R1, extent C1, extent B2, extent R2, extent C2>
-  requires rules_hold<rules_of::batch_compare<B1, R1, C1, B2, R2, C2>>
+requires rules_hold<rules_of::batch_compare<B1, R1, C1, B2, R2, C2>>
 constexpr bool operator==(const batch<T, B1, R1, C1>& a, const batch<T, B2, R2, C2>& b) noexcept {
   for (std::size_t n = 0; n < B1.size; ++n) {
     if (!(a.items[n] == b.items[n])) return false;

@@ -109,14 +109,15 @@ struct divided_name<anonymous, 1> {
 /// `H*d_v` — the width of H concatenated heads. Use it to declare W_o as
 /// `matrix<double, times_v<2, d_v>, d_model>`.
 template <std::size_t K, auto E>
-  requires detail::is_extent_v<decltype(E)>
+requires detail::is_extent_v<decltype(E)>
 inline constexpr extent<typename detail::times_name<K, detail::name_of<E>>::type> times_v{K * E.size};
 
 /// `divided_v<d_model, H>`: one of H equal blocks of a dimension (size d_model / H), named
 /// `d_model/H` — the per-head width in the block form of multi-head attention.
 template <auto E, std::size_t K>
-  requires detail::is_extent_v<decltype(E)> && (K > 0) && (E.size % K == 0)
-inline constexpr extent<typename detail::divided_name<detail::name_of<E>, K>::type> divided_v{E.size / K};
+requires detail::is_extent_v<decltype(E)> &&(K > 0) &&
+    (E.size % K ==
+     0) inline constexpr extent<typename detail::divided_name<detail::name_of<E>, K>::type> divided_v{E.size / K};
 
 /// A dimension as a type: its size and its name tag. `dim_of<d_k>` is `dim<2, d_k_dim>`.
 ///
@@ -148,12 +149,12 @@ namespace detail {
 // an unnamed dimension (agrees with any name), or two names stated equal (same_dimension).
 // One atomic expression, so a failed check is one line.
 template <class A, class B>
-inline constexpr bool dims_agree =
-    A::size == B::size && (std::is_same_v<typename A::name_type, typename B::name_type> ||
-                           std::is_same_v<typename A::name_type, anonymous> ||
-                           std::is_same_v<typename B::name_type, anonymous> ||
-                           same_dimension<typename A::name_type, typename B::name_type> ||
-                           same_dimension<typename B::name_type, typename A::name_type>);
+inline constexpr bool dims_agree = A::size == B::size &&
+                                   (std::is_same_v<typename A::name_type, typename B::name_type> ||
+                                    std::is_same_v<typename A::name_type, anonymous> ||
+                                    std::is_same_v<typename B::name_type, anonymous> ||
+                                    same_dimension<typename A::name_type, typename B::name_type> ||
+                                    same_dimension<typename B::name_type, typename A::name_type>);
 
 // CXMAT_DIM_EQUALS(a, b) states a fact about sizes, so the sizes must be equal.
 template <auto A, auto B>
@@ -182,7 +183,7 @@ constexpr auto common_extent() noexcept {
 
 /// The extent left after combining compatible extents `A` and `B` (named wins over unnamed).
 template <auto A, auto B>
-  requires compatible_extents<A, B>
+requires compatible_extents<A, B>
 inline constexpr auto common_extent_v = detail::common_extent<A, B>();
 
 }  // namespace cxmat
@@ -190,10 +191,10 @@ inline constexpr auto common_extent_v = detail::common_extent<A, B>();
 /// Declares a named dimension at namespace scope: `CXMAT_DIM(d_k, 2);` defines the extent `d_k`
 /// of size 2, which is used as `matrix<double, n, d_k>` and printed as "d_k" in shapes and in
 /// the compiler's messages (through the tag type `d_k_dim`).
-#define CXMAT_DIM(id, size_value)                    \
-  struct id##_dim {                                  \
-    static constexpr const char* name = #id;         \
-  };                                                 \
+#define CXMAT_DIM(id, size_value)            \
+  struct id##_dim {                          \
+    static constexpr const char* name = #id; \
+  };                                         \
   inline constexpr ::cxmat::extent<id##_dim> id { size_value } /* NOLINT(bugprone-macro-parentheses): a name */
 
 /// States that two named extents are one dimension, e.g. that the width of two heads of width
@@ -202,9 +203,9 @@ inline constexpr auto common_extent_v = detail::common_extent<A, B>();
 /// after which a W_o declared d_model x d_model (`identity<double, d_model>()`) takes the
 /// concatenated heads (n x 2*d_v). At namespace scope, after both dimensions; the sizes must be
 /// equal (checked). The second argument may contain commas.
-#define CXMAT_DIM_EQUALS(first, ...)                                                                \
-  static_assert(::cxmat::detail::sizes_equal<(first), (__VA_ARGS__)>,                               \
+#define CXMAT_DIM_EQUALS(first, ...)                                                                        \
+  static_assert(::cxmat::detail::sizes_equal<(first), (__VA_ARGS__)>,                                       \
                 "CXMAT_DIM_EQUALS(" #first ", " #__VA_ARGS__ "): the two dimensions have different sizes"); \
-  template <>                                                                                        \
-  inline constexpr bool ::cxmat::same_dimension<::cxmat::detail::name_of<(first)>,                   \
+  template <>                                                                                               \
+  inline constexpr bool ::cxmat::same_dimension<::cxmat::detail::name_of<(first)>,                          \
                                                 ::cxmat::detail::name_of<(__VA_ARGS__)>> = true

@@ -18,8 +18,7 @@ namespace cxmat {
 /// types require it; use `m(i, j)`.
 template <class T, extent Rows, extent Cols>
 struct matrix {
-  static_assert(Rows.size > 0 && Cols.size > 0,
-                "cxmat::matrix<T, Rows, Cols>: Rows and Cols must be at least 1");
+  static_assert(Rows.size > 0 && Cols.size > 0, "cxmat::matrix<T, Rows, Cols>: Rows and Cols must be at least 1");
   static_assert(std::is_object_v<T> && !std::is_const_v<T> && !std::is_volatile_v<T>,
                 "cxmat::matrix<T, Rows, Cols>: T must be a non-const, non-volatile object type");
 
@@ -91,13 +90,13 @@ concept Matrix = detail::is_matrix_v<std::remove_cvref_t<M>>;
 
 /// A matrix with as many rows as columns, and the same names for both (if named).
 template <class M>
-concept SquareMatrix = Matrix<M> && compatible_extents<std::remove_cvref_t<M>::row_extent,
-                                                       std::remove_cvref_t<M>::col_extent>;
+concept SquareMatrix =
+    Matrix<M> && compatible_extents<std::remove_cvref_t<M>::row_extent, std::remove_cvref_t<M>::col_extent>;
 
 /// Two matrices of the same element type and compatible shapes are equal when every element is.
 /// (Exact comparison; see approx_equal for floating-point results.)
 template <class T, extent R1, extent C1, extent R2, extent C2>
-  requires rules_hold<rules_of::compare<R1, C1, R2, C2>>
+requires rules_hold<rules_of::compare<R1, C1, R2, C2>>
 constexpr bool operator==(const matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b) noexcept {
   for (std::size_t i = 0; i < R1.size; ++i) {
     for (std::size_t j = 0; j < C1.size; ++j) {
@@ -116,7 +115,7 @@ decltype(detail::first_failure<rules_of::compare<R1, C1, R2, C2>>::error()) oper
 /// n and the columns d_model of a plain 2 x 4 matrix. The sizes must be equal, and a name may be
 /// added to an unnamed dimension or dropped, never changed into another name.
 template <extent R2, extent C2, class T, extent R, extent C>
-  requires rules_hold<rules_of::with_dims<R, C, R2, C2>>
+requires rules_hold<rules_of::with_dims<R, C, R2, C2>>
 constexpr matrix<T, R2, C2> with_dims(const matrix<T, R, C>& m) noexcept {
   matrix<T, R2, C2> out{};
   for (std::size_t i = 0; i < R.size; ++i) {

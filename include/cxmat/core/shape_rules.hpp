@@ -132,7 +132,8 @@ struct select_rows_needs_at_least_one_index;  // select_rows<I...>(m): name the 
 template <class Rows, std::size_t... P>
 struct permute_rows_needs_each_row_exactly_once;  // permute_rows<P...>(m): P is 0 .. rows-1 in some order, each once
 template <class T>
-struct softmax_and_attention_need_real_elements;  // integers wrap and truncate: use cxmat::q8 (cxmat/quantized.hpp) for int8
+struct softmax_and_attention_need_real_elements;  // integers wrap and truncate: use cxmat::q8 (cxmat/quantized.hpp) for
+                                                  // int8
 template <class T>
 struct arithmetic_needs_numbers_not_bool;  // bool matrices are masks: pass them to mask(m) / key_padding(k)
 }  // namespace shape_error
@@ -216,8 +217,9 @@ template <auto ACols, auto BRows>
 using matmul_inner = detail::check<InnerExtentsMatch<ACols, BRows>,
                                    shape_error::matmul_a_cols_must_equal_b_rows<dim_of<ACols>, dim_of<BRows>>>;
 template <auto R1, auto C1, auto R2, auto C2>
-using same_shape = detail::check<SameShape<R1, C1, R2, C2>,
-                                 shape_error::elementwise_shapes_must_match<dim_of<R1>, dim_of<C1>, dim_of<R2>, dim_of<C2>>>;
+using same_shape =
+    detail::check<SameShape<R1, C1, R2, C2>,
+                  shape_error::elementwise_shapes_must_match<dim_of<R1>, dim_of<C1>, dim_of<R2>, dim_of<C2>>>;
 template <auto First, auto... Rest>
 using hconcat_rows =
     detail::check<RowsMatch<First, Rest...>, shape_error::hconcat_rows_must_match<dim_of<First>, dim_of<Rest>...>>;
@@ -225,7 +227,8 @@ template <auto First, auto... Rest>
 using vconcat_cols =
     detail::check<ColumnsMatch<First, Rest...>, shape_error::vconcat_cols_must_match<dim_of<First>, dim_of<Rest>...>>;
 template <auto Cols, std::size_t H>
-using columns_divide = detail::check<ColumnsDivideInto<Cols, H>, shape_error::split_columns_h_must_divide_cols<H, dim_of<Cols>>>;
+using columns_divide =
+    detail::check<ColumnsDivideInto<Cols, H>, shape_error::split_columns_h_must_divide_cols<H, dim_of<Cols>>>;
 template <std::size_t I, std::size_t H>
 using block_index = detail::check<BlockIndexInRange<I, H>, shape_error::column_block_index_must_be_below_h<I, H>>;
 template <auto R, auto C, auto R2, auto C2>
@@ -233,11 +236,12 @@ using keeps_sizes_and_names =
     detail::check<SameShape<R, C, R2, C2>,
                   shape_error::with_dims_must_keep_sizes_and_names<dim_of<R>, dim_of<C>, dim_of<R2>, dim_of<C2>>>;
 template <auto Rows, std::size_t... I>
-using rows_selected = detail::check<(sizeof...(I) > 0), shape_error::select_rows_needs_at_least_one_index<dim_of<Rows>>>;
+using rows_selected =
+    detail::check<(sizeof...(I) > 0), shape_error::select_rows_needs_at_least_one_index<dim_of<Rows>>>;
 template <auto Rows, std::size_t... I>
 using rows_in_range =
-    detail::check<((I < Rows.size) && ...),
-                  shape_error::select_rows_index_must_be_below_rows<detail::first_out_of_range<Rows.size, I...>(), dim_of<Rows>>>;
+    detail::check<((I < Rows.size) && ...), shape_error::select_rows_index_must_be_below_rows<
+                                                detail::first_out_of_range<Rows.size, I...>(), dim_of<Rows>>>;
 template <auto Rows, std::size_t... P>
 using rows_permuted = detail::check<sizeof...(P) == Rows.size && detail::is_permutation<P...>(),
                                     shape_error::permute_rows_needs_each_row_exactly_once<dim_of<Rows>, P...>>;

@@ -20,13 +20,11 @@ struct accumulator {
   using type = T;
 };
 template <class T>
-  requires(std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) == 1)
-struct accumulator<T> {
+requires(std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) == 1) struct accumulator<T> {
   using type = std::int32_t;
 };
 template <class T>
-  requires(std::is_integral_v<T> && (sizeof(T) == 2 || sizeof(T) == 4))
-struct accumulator<T> {
+requires(std::is_integral_v<T> && (sizeof(T) == 2 || sizeof(T) == 4)) struct accumulator<T> {
   using type = std::int64_t;
 };
 

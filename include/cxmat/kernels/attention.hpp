@@ -72,8 +72,8 @@ inline void apply_score_mod(std::size_t i0, T (&w)[M][S], const ScoreMod& score_
 template <std::size_t M, std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S, std::size_t QW,
           std::size_t VW, std::size_t OW, class ScoreMod, class WeightsSink, class AfterValues>
 inline void attend_rows(std::size_t i0, const T (&q)[L][QW], std::size_t q_off, const T (&kt)[DK][S],
-                        const T (&v)[S][VW], std::size_t v_off, T (&out)[L][OW], std::size_t out_off,
-                        const T& divisor, const ScoreMod& score_mod, const WeightsSink& weights_sink,
+                        const T (&v)[S][VW], std::size_t v_off, T (&out)[L][OW], std::size_t out_off, const T& divisor,
+                        const ScoreMod& score_mod, const WeightsSink& weights_sink,
                         const AfterValues& after_values) noexcept {
   T w[M][S];
   gemm<M, S, DK>(q + i0, q_off, kt, 0, w, 0, divide_by<T>{divisor});
@@ -110,7 +110,8 @@ template <std::size_t N, class T>
     }
   };
   for (std::size_t c = 0; c < n_full; c += lanes) any |= mark(__builtin_bit_cast(B, load_packet<P>(row + c)));
-  if constexpr (n_full < N) any |= mark(__builtin_bit_cast(B, load_tail<P>(row + n_full, fixed_length<N % lanes>{}, T(0))));
+  if constexpr (n_full < N)
+    any |= mark(__builtin_bit_cast(B, load_tail<P>(row + n_full, fixed_length<N % lanes>{}, T(0))));
   return fold_packet(any, [](const auto& x, const auto& y) { return x | y; }) != U(0);
 }
 
@@ -206,8 +207,7 @@ inline void attend_runtime(const T (&q)[L][QW], std::size_t q_off, const T (&k)[
     attend_blocks<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod, weights_sink,
                           values_all_finite{});
   } else {
-    attend_runtime_nonfinite<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod,
-                                     weights_sink);
+    attend_runtime_nonfinite<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod, weights_sink);
   }
 }
 
@@ -227,9 +227,8 @@ constexpr T modified_score(const ScoreMod& score_mod, std::size_t i, std::size_t
 // (fold.hpp says why), with no call for the common widths (d_k, d_v <= fold_block). The output
 // row is summed in a local array from +0, over keys in increasing order, skipping keys of
 // weight 0.
-template <std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S, std::size_t QW,
-          std::size_t KW, std::size_t VW, std::size_t OW, class ScoreMod, class WeightsSink, std::size_t... Cs,
-          std::size_t... Vs>
+template <std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW,
+          std::size_t VW, std::size_t OW, class ScoreMod, class WeightsSink, std::size_t... Cs, std::size_t... Vs>
 constexpr void attend_plain(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
                             const T (&v)[S][VW], std::size_t v_off, T (&out)[L][OW], std::size_t out_off,
                             const T& divisor, const ScoreMod& score_mod, const WeightsSink& weights_sink,
@@ -250,7 +249,8 @@ constexpr void attend_plain(const T (&q)[L][QW], std::size_t q_off, const T (&k)
     T oi[DV]{};
     if constexpr (folded) {
       ((qi[Cs] = q[i][q_off + Cs]), ...);
-      for (std::size_t j = 0; j < S; ++j) row[j] = modified_score(score_mod, i, j, T((T{} + ... + (qi[Cs] * kw[j][Cs])) / divisor));
+      for (std::size_t j = 0; j < S; ++j)
+        row[j] = modified_score(score_mod, i, j, T((T{} + ... + (qi[Cs] * kw[j][Cs])) / divisor));
     } else {
       copy_window(qi, &q[i][q_off]);
       for (std::size_t j = 0; j < S; ++j) row[j] = modified_score(score_mod, i, j, T(dot<T>(qi, kw[j]) / divisor));
@@ -273,12 +273,11 @@ constexpr void attend_plain(const T (&q)[L][QW], std::size_t q_off, const T (&k)
 //   out_i   = sum_j w_j v_j  over keys with w_j != 0            (columns [v_off, v_off + DV))
 // and hands the weight row to `weights_sink(i, w)`. `divisor` is √d_k unless the caller scales
 // otherwise; dividing (not multiplying by 1/√d_k) matches the formula as the worksheets write it.
-template <std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S, std::size_t QW,
-          std::size_t KW, std::size_t VW, std::size_t OW, class ScoreMod, class WeightsSink>
+template <std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW,
+          std::size_t VW, std::size_t OW, class ScoreMod, class WeightsSink>
 constexpr void attend(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
-                      const T (&v)[S][VW], std::size_t v_off, T (&out)[L][OW], std::size_t out_off,
-                      const T& divisor, const ScoreMod& score_mod,
-                      const WeightsSink& weights_sink) noexcept {
+                      const T (&v)[S][VW], std::size_t v_off, T (&out)[L][OW], std::size_t out_off, const T& divisor,
+                      const ScoreMod& score_mod, const WeightsSink& weights_sink) noexcept {
   by_evaluation<has_runtime_kernels<T>>(
       [&](auto...) {
         if constexpr (has_runtime_kernels<T>) {
@@ -287,8 +286,8 @@ constexpr void attend(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW
       },
       [&] {
         attend_plain<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod, weights_sink,
-                             std::make_index_sequence<DK <= fold_block ? DK : 0>{},
-                             std::make_index_sequence<DV <= fold_block ? DV : 0>{});
+                             std::make_index_sequence < DK <= fold_block ? DK : 0 > {},
+                             std::make_index_sequence < DV <= fold_block ? DV : 0 > {});
       });
 }
 
@@ -311,7 +310,8 @@ constexpr void scores_plain(const T (&q)[L][QW], std::size_t q_off, const T (&k)
     T qi[DK]{};
     if constexpr (folded) {
       ((qi[Cs] = q[i][q_off + Cs]), ...);
-      for (std::size_t j = 0; j < S; ++j) s[i][j] = modified_score(score_mod, i, j, T((T{} + ... + (qi[Cs] * kw[j][Cs])) / divisor));
+      for (std::size_t j = 0; j < S; ++j)
+        s[i][j] = modified_score(score_mod, i, j, T((T{} + ... + (qi[Cs] * kw[j][Cs])) / divisor));
     } else {
       copy_window(qi, &q[i][q_off]);
       for (std::size_t j = 0; j < S; ++j) s[i][j] = modified_score(score_mod, i, j, T(dot<T>(qi, kw[j]) / divisor));
@@ -320,10 +320,9 @@ constexpr void scores_plain(const T (&q)[L][QW], std::size_t q_off, const T (&k)
 }
 
 // The scores alone, (q_i · k_j) / divisor, modified, into s (L x S).
-template <std::size_t DK, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW,
-          class ScoreMod>
-constexpr void scores(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
-                      T (&s)[L][S], const T& divisor, const ScoreMod& score_mod) noexcept {
+template <std::size_t DK, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW, class ScoreMod>
+constexpr void scores(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off, T (&s)[L][S],
+                      const T& divisor, const ScoreMod& score_mod) noexcept {
   by_evaluation<has_runtime_kernels<T>>(
       [&](auto...) {
         if constexpr (has_runtime_kernels<T>) {
@@ -333,7 +332,10 @@ constexpr void scores(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW
           apply_score_mod(0, s, score_mod);
         }
       },
-      [&] { scores_plain<DK>(q, q_off, k, k_off, s, divisor, score_mod, std::make_index_sequence<DK <= fold_block ? DK : 0>{}); });
+      [&] {
+        scores_plain<DK>(q, q_off, k, k_off, s, divisor, score_mod,
+                         std::make_index_sequence < DK <= fold_block ? DK : 0 > {});
+      });
 }
 
 // √n in T, for the default scale of scaled dot-product attention.

@@ -74,7 +74,8 @@ constexpr void scaled_add(T (&acc)[N], T w, const T (&y)[N]) noexcept {
 
 // to[i] = from[Off + i] for i < N: a window of a row copied into a local array, one expression.
 template <std::size_t Off, class T, std::size_t N, std::size_t... Is>
-constexpr void copy_terms([[maybe_unused]] T (&to)[N], [[maybe_unused]] const T* from, std::index_sequence<Is...>) noexcept {
+constexpr void copy_terms([[maybe_unused]] T (&to)[N], [[maybe_unused]] const T* from,
+                          std::index_sequence<Is...>) noexcept {
   ((to[Off + Is] = from[Off + Is]), ...);
 }
 
@@ -96,7 +97,8 @@ constexpr void copy_window(T (&to)[N], const T* from) noexcept {
 
 // to[0, N) = from: a local row copied back to its window.
 template <std::size_t Off, class T, std::size_t N, std::size_t... Is>
-constexpr void copy_back_terms([[maybe_unused]] T* to, [[maybe_unused]] const T (&from)[N], std::index_sequence<Is...>) noexcept {
+constexpr void copy_back_terms([[maybe_unused]] T* to, [[maybe_unused]] const T (&from)[N],
+                               std::index_sequence<Is...>) noexcept {
   ((to[Off + Is] = from[Off + Is]), ...);
 }
 

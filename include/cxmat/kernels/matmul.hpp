@@ -58,7 +58,7 @@ constexpr void matmul_kernel(const T (&a)[R][K], const T (&b)[K][C], accumulator
       [&](auto...) {
         if constexpr (has_runtime_kernels<T>) gemm<R, C, K>(a, 0, b, 0, out, 0);  // T is float or double
       },
-                                        [&] { matmul_plain(a, b, out, std::make_index_sequence<K <= fold_block ? K : 0>{}); });
+      [&] { matmul_plain(a, b, out, std::make_index_sequence < K <= fold_block ? K : 0 > {}); });
 }
 
 }  // namespace cxmat::detail

@@ -30,7 +30,8 @@ inline P exp_nonpositive(P d) noexcept {
     constexpr float shift = 0x1.8p23f;
 #if defined(__FAST_MATH__)
     // -ffast-math may fold (t - shift) into d * log2e: round through a conversion instead.
-    const P k = convert_packet<P>(convert_packet<typename packet_traits<P>::ints>(multiply_add(d, 1.44269504088896341f, splat<P>(-0.5f))));
+    const P k = convert_packet<P>(
+        convert_packet<typename packet_traits<P>::ints>(multiply_add(d, 1.44269504088896341f, splat<P>(-0.5f))));
     const P t = k + shift;
 #else
     const P t = multiply_add(d, 1.44269504088896341f, splat<P>(shift));
@@ -51,7 +52,8 @@ inline P exp_nonpositive(P d) noexcept {
   } else {
     constexpr double shift = 0x1.8p52;
 #if defined(__FAST_MATH__)
-    const P k = convert_packet<P>(convert_packet<typename packet_traits<P>::ints>(multiply_add(d, 1.44269504088896338700, splat<P>(-0.5))));
+    const P k = convert_packet<P>(
+        convert_packet<typename packet_traits<P>::ints>(multiply_add(d, 1.44269504088896338700, splat<P>(-0.5))));
     const P t = k + shift;
 #else
     const P t = multiply_add(d, 1.44269504088896338700, splat<P>(shift));

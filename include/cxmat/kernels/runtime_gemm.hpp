@@ -22,7 +22,7 @@ inline constexpr std::size_t gemm_packets = 2;
 // every row block reloads them from L2. Worth it when at least four row blocks reuse the copy;
 // the copy is at most 16 KB of stack.
 template <std::size_t M, std::size_t K, std::size_t Panel, std::size_t LDB, class T>
-inline constexpr bool gemm_packs_b = M >= 4 * gemm_rows && LDB > Panel && K * Panel * sizeof(T) <= 16384;
+inline constexpr bool gemm_packs_b = M >= 4 * gemm_rows&& LDB > Panel&& K* Panel * sizeof(T) <= 16384;
 
 // Stores a sum as it is.
 struct gemm_identity {
@@ -75,8 +75,8 @@ template <std::size_t MR, std::size_t NV, class P, std::size_t K, std::size_t Va
 // gemm_rows rows, then the rest.
 template <std::size_t M, std::size_t NV, class P, std::size_t K, std::size_t Valid, class T, std::size_t LDA,
           std::size_t LDB, std::size_t LDC, class Epilogue>
-inline void gemm_panel(const T (*a)[LDA], std::size_t a_col, const T (*b)[LDB], std::size_t b_col,
-                       T (*c)[LDC], std::size_t c_col, const Epilogue& epilogue) noexcept {
+inline void gemm_panel(const T (*a)[LDA], std::size_t a_col, const T (*b)[LDB], std::size_t b_col, T (*c)[LDC],
+                       std::size_t c_col, const Epilogue& epilogue) noexcept {
   constexpr std::size_t full = M - M % gemm_rows;
   for (std::size_t i = 0; i < full; i += gemm_rows) {
     gemm_block<gemm_rows, NV, P, K, Valid>(a + i, a_col, b, b_col, c + i, c_col, epilogue);
@@ -90,10 +90,10 @@ inline void gemm_panel(const T (*a)[LDA], std::size_t a_col, const T (*b)[LDB], 
 // panel. Fewer columns than a packet remain: if they fit half a packet (and that is at least 16
 // bytes) they go to half-width packets, otherwise into one packet of this width with only their
 // lanes stored (6 float columns: one 8-lane multiply-add per term rather than 4 + 2 lanes).
-template <std::size_t M, std::size_t N, std::size_t K, std::size_t Bytes, class T, std::size_t LDA,
-          std::size_t LDB, std::size_t LDC, class Epilogue>
-inline void gemm_columns(const T (*a)[LDA], std::size_t a_col, const T (*b)[LDB], std::size_t b_col,
-                         T (*c)[LDC], std::size_t c_col, const Epilogue& epilogue) noexcept {
+template <std::size_t M, std::size_t N, std::size_t K, std::size_t Bytes, class T, std::size_t LDA, std::size_t LDB,
+          std::size_t LDC, class Epilogue>
+inline void gemm_columns(const T (*a)[LDA], std::size_t a_col, const T (*b)[LDB], std::size_t b_col, T (*c)[LDC],
+                         std::size_t c_col, const Epilogue& epilogue) noexcept {
   using P = packet<T, Bytes>;
   constexpr std::size_t lanes = Bytes / sizeof(T);
   constexpr std::size_t panel = gemm_packets * lanes;

@@ -58,12 +58,12 @@ inline constexpr std::size_t simd_bytes = CXMAT_SIMD_BYTES;
 
 // Whether softmax runs its run-time kernel for T (any packet width, one lane included).
 template <class T>
-inline constexpr bool has_runtime_softmax =
-    CXMAT_RUNTIME_KERNELS != 0 && (std::is_same_v<T, float> || std::is_same_v<T, double>);
+inline constexpr bool has_runtime_softmax = CXMAT_RUNTIME_KERNELS != 0 &&
+                                            (std::is_same_v<T, float> || std::is_same_v<T, double>);
 
 // Whether products and attention run the blocked kernels for T (they need vector packets).
 template <class T>
-inline constexpr bool has_runtime_kernels = has_runtime_softmax<T> && simd_bytes >= 16;
+inline constexpr bool has_runtime_kernels = has_runtime_softmax<T>&& simd_bytes >= 16;
 
 // A vector of Bytes / sizeof(T) lanes. A "packet" of one lane is T itself, so the same kernel
 // code handles the column tails. Without vector extensions every packet is T (never used then:
@@ -263,8 +263,7 @@ template <class P, class T, class Rem>
 // Whether the target has an FMA instruction for packets of P's width (16 and 32 bytes with FMA,
 // 64 with AVX-512), and that instruction.
 template <class P>
-inline constexpr bool has_x86_fma =
-    sizeof(P) == 16 || sizeof(P) == 32 || (sizeof(P) == 64 && CXMAT_DETAIL_X86_FMA512);
+inline constexpr bool has_x86_fma = sizeof(P) == 16 || sizeof(P) == 32 || (sizeof(P) == 64 && CXMAT_DETAIL_X86_FMA512);
 
 template <class P>
 inline P x86_fma(const P& a, const P& b, const P& c) noexcept {

@@ -132,8 +132,8 @@ template <class T, class Len>
   if (rem != 0) store_tail(row + n_full, rem, load_tail<P>(row + n_full, rem, T(1)) / sum);
 }
 
-// softmax_row's rules (softmax_rules.hpp, the same functions as the plain form) on row[0, n). `zero_bound` is exp_zero_bound<T>():
-// entries more than that far below the maximum get weight exactly 0.
+// softmax_row's rules (softmax_rules.hpp, the same functions as the plain form) on row[0, n). `zero_bound` is
+// exp_zero_bound<T>(): entries more than that far below the maximum get weight exactly 0.
 //
 // Differs from the constant-evaluation path only in rounding: exp_nonpositive instead of
 // cxmat::exp (both within 1 ulp) and the order of the sum (above). Each weight stays within
@@ -186,8 +186,8 @@ inline void softmax_block_runtime(T (*w)[S], T zero_bound) noexcept {
   for (std::size_t i = n; i < padded; ++i) max[i] = cutoff[i] = T(0);
   const P lowest = splat<P>(zero_bound - T(2));
   for (std::size_t i = 0; i < n_full; i += lanes) {
-    store_packet(flat + i, softmax_weight(load_packet<P>(flat + i), load_packet<P>(max + i),
-                                          load_packet<P>(cutoff + i), lowest));
+    store_packet(flat + i,
+                 softmax_weight(load_packet<P>(flat + i), load_packet<P>(max + i), load_packet<P>(cutoff + i), lowest));
   }
   if constexpr (rem != 0) {
     store_tail(flat + n_full, rem,

@@ -15,7 +15,6 @@
 
 namespace cxmat::detail {
 
-
 // The plain form of softmax_row: one expression statement per entry and pass (a constant
 // evaluator charges Clang a step per statement), the rules above, then the stable formula
 // exp(x - max) / sum, where the max entry contributes exp(0) = 1, so the sum is >= 1 and nothing
@@ -55,7 +54,7 @@ constexpr void softmax_row(T* row, Len len) noexcept {
       [&](auto...) {
         if constexpr (has_runtime_softmax<T>) softmax_row_runtime(row, len, exp_zero_bound<T>());
       },
-                                        [&] { softmax_row_plain(row, static_cast<std::size_t>(len)); });
+      [&] { softmax_row_plain(row, static_cast<std::size_t>(len)); });
 }
 
 // softmax_row on each row of w; at run time short rows share vector registers (the same bits as
@@ -66,9 +65,9 @@ constexpr void softmax_rows_kernel(T (&w)[R][C]) noexcept {
       [&](auto...) {
         if constexpr (has_runtime_softmax<T>) softmax_rows_runtime(w, exp_zero_bound<T>());
       },
-                                        [&] {
-                                          for (std::size_t i = 0; i < R; ++i) softmax_row_plain(w[i], C);
-                                        });
+      [&] {
+        for (std::size_t i = 0; i < R; ++i) softmax_row_plain(w[i], C);
+      });
 }
 
 }  // namespace cxmat::detail

@@ -44,9 +44,8 @@ struct exp_reduced {
 #define CXMAT_DETAIL_EXP_KD(x) __builtin_fma(x, ::cxmat::detail::exp_inv_ln2_n, ::cxmat::detail::exp_shift)
 #elif defined(__FAST_MATH__)
 // -ffast-math may fold (z + shift) - shift into z: round through an integer conversion instead.
-#define CXMAT_DETAIL_EXP_KD(x)                                                        \
-  (static_cast<double>(static_cast<std::int64_t>(x * ::cxmat::detail::exp_inv_ln2_n + \
-                                                 (x < 0 ? -0.5 : 0.5))) +             \
+#define CXMAT_DETAIL_EXP_KD(x)                                                                                 \
+  (static_cast<double>(static_cast<std::int64_t>(x * ::cxmat::detail::exp_inv_ln2_n + (x < 0 ? -0.5 : 0.5))) + \
    ::cxmat::detail::exp_shift)
 #else
 #define CXMAT_DETAIL_EXP_KD(x) ((x) * ::cxmat::detail::exp_inv_ln2_n + ::cxmat::detail::exp_shift)
@@ -57,35 +56,31 @@ struct exp_reduced {
 // statement (Clang's constexpr step budget counts statements, not operations) while the
 // special path reuses exactly the same arithmetic.
 #if CXMAT_DETAIL_EXPLICIT_FMA
-#define CXMAT_DETAIL_EXP_R(x, k)                                   \
-  __builtin_fma((k), ::cxmat::detail::exp_neg_ln2_lo_n,            \
-                __builtin_fma((k), ::cxmat::detail::exp_neg_ln2_hi_n, (x)))
-#define CXMAT_DETAIL_EXP_TMP(kd, r, r2)                                                       \
-  __builtin_fma((r2) * (r2), __builtin_fma((r), ::cxmat::detail::exp_c5, ::cxmat::detail::exp_c4), \
-                __builtin_fma((r2),                                                                 \
-                              __builtin_fma((r), ::cxmat::detail::exp_c3, ::cxmat::detail::exp_c2),   \
+#define CXMAT_DETAIL_EXP_R(x, k) \
+  __builtin_fma((k), ::cxmat::detail::exp_neg_ln2_lo_n, __builtin_fma((k), ::cxmat::detail::exp_neg_ln2_hi_n, (x)))
+#define CXMAT_DETAIL_EXP_TMP(kd, r, r2)                                                                   \
+  __builtin_fma((r2) * (r2), __builtin_fma((r), ::cxmat::detail::exp_c5, ::cxmat::detail::exp_c4),        \
+                __builtin_fma((r2), __builtin_fma((r), ::cxmat::detail::exp_c3, ::cxmat::detail::exp_c2), \
                               ::cxmat::detail::exp2_tail[__builtin_bit_cast(std::uint64_t, (kd)) & 127] + (r)))
 #define CXMAT_DETAIL_EXP_COMBINE(s, t) __builtin_fma((s), (t), (s))
 #else
 #define CXMAT_DETAIL_EXP_R(x, k) \
   ((x) + (k) * ::cxmat::detail::exp_neg_ln2_hi_n + (k) * ::cxmat::detail::exp_neg_ln2_lo_n)
-#define CXMAT_DETAIL_EXP_TMP(kd, r, r2)                                                    \
-  (::cxmat::detail::exp2_tail[__builtin_bit_cast(std::uint64_t, (kd)) & 127] + (r) +       \
-   (r2) * (::cxmat::detail::exp_c2 + (r) * ::cxmat::detail::exp_c3) +                      \
+#define CXMAT_DETAIL_EXP_TMP(kd, r, r2)                                              \
+  (::cxmat::detail::exp2_tail[__builtin_bit_cast(std::uint64_t, (kd)) & 127] + (r) + \
+   (r2) * (::cxmat::detail::exp_c2 + (r) * ::cxmat::detail::exp_c3) +                \
    (r2) * (r2) * (::cxmat::detail::exp_c4 + (r) * ::cxmat::detail::exp_c5))
 #define CXMAT_DETAIL_EXP_COMBINE(s, t) ((s) + (s) * (t))
 #endif
 // Bits of 2^(k/128): the table entry plus (k >> 7) added to the exponent field, wrapping
 // (mod 2^11) when k/128 is outside the double exponent range.
-#define CXMAT_DETAIL_EXP_SBITS(kd)                                                     \
-  (__builtin_bit_cast(std::uint64_t,                                                   \
-                      ::cxmat::detail::exp2_hi[__builtin_bit_cast(std::uint64_t, kd) & 127]) + \
+#define CXMAT_DETAIL_EXP_SBITS(kd)                                                                            \
+  (__builtin_bit_cast(std::uint64_t, ::cxmat::detail::exp2_hi[__builtin_bit_cast(std::uint64_t, kd) & 127]) + \
    (__builtin_bit_cast(std::uint64_t, kd) >> 7 << 52))
 
 CXMAT_DETAIL_IEEE_FN constexpr exp_reduced exp_reduce(double x) noexcept {
   CXMAT_DETAIL_STRICT_FP
-  const double kd = CXMAT_DETAIL_EXP_KD(x), k = kd - exp_shift, r = CXMAT_DETAIL_EXP_R(x, k),
-               r2 = r * r;
+  const double kd = CXMAT_DETAIL_EXP_KD(x), k = kd - exp_shift, r = CXMAT_DETAIL_EXP_R(x, k), r2 = r * r;
   return {CXMAT_DETAIL_EXP_SBITS(kd), CXMAT_DETAIL_EXP_TMP(kd, r, r2)};
 }
 
@@ -100,10 +95,10 @@ CXMAT_DETAIL_IEEE_FN constexpr double exp_combine(double s, double t) noexcept {
 CXMAT_DETAIL_IEEE_FN constexpr double exp_special(double x) noexcept {
   CXMAT_DETAIL_STRICT_FP
   const std::uint64_t ix = __builtin_bit_cast(std::uint64_t, x);
-  if (((ix >> 52) & 0x7ff) < 0x3c9) return 1.0 + x;  // |x| < 2^-54: rounds to 1 (exactly for ±0)
-  if ((ix & 0x7fffffffffffffff) > 0x7ff0000000000000) return x;  // NaN, unchanged
+  if (((ix >> 52) & 0x7ff) < 0x3c9) return 1.0 + x;                        // |x| < 2^-54: rounds to 1 (exactly for ±0)
+  if ((ix & 0x7fffffffffffffff) > 0x7ff0000000000000) return x;            // NaN, unchanged
   if (x > exp_overflow_d) return std::numeric_limits<double>::infinity();  // also +inf
-  if (x < exp_underflow_d) return 0.0;  // also -inf; +0, never -0
+  if (x < exp_underflow_d) return 0.0;                                     // also -inf; +0, never -0
   const exp_reduced e = exp_reduce(x);
   if (x > 0) {
     // The result is at most DBL_MAX: compute it 2^1009 smaller, then scale exactly.
@@ -134,12 +129,12 @@ CXMAT_DETAIL_IEEE_FN constexpr long double exp_long(long double x) noexcept {
   CXMAT_DETAIL_STRICT_FP
   using L = long double;
   using lim = std::numeric_limits<L>;
-  if (!(x == x)) return x;                       // NaN
-  if (x > lim::max()) return x;                  // +inf
+  if (!(x == x)) return x;       // NaN
+  if (x > lim::max()) return x;  // +inf
   // Far outside the range (this also keeps x * 128/ln2 from overflowing).
   if (x > 2 * L{lim::max_exponent}) return lim::infinity();
   if (x < 2 * L{lim::min_exponent - lim::digits}) return 0;
-  const L z = x * exp_inv_ln2_n_ld;              // log2(exp(x)) * 128
+  const L z = x * exp_inv_ln2_n_ld;  // log2(exp(x)) * 128
   if (z > L{lim::max_exponent} * 128 + 2) return lim::infinity();
   if (z < L{lim::min_exponent - lim::digits - 3} * 128) return 0;  // below denorm_min / 2
   const std::int64_t k = static_cast<std::int64_t>(z < 0 ? z - L{0.5} : z + L{0.5});
@@ -148,12 +143,10 @@ CXMAT_DETAIL_IEEE_FN constexpr long double exp_long(long double x) noexcept {
   const L p =
       r + r * r *
               (L{0.5} +
-               r * (L{1} / 6 +
-                    r * (L{1} / 24 +
-                         r * (L{1} / 120 + r * (L{1} / 720 + r * (L{1} / 5040 + r / 40320))))));
+               r * (L{1} / 6 + r * (L{1} / 24 + r * (L{1} / 120 + r * (L{1} / 720 + r * (L{1} / 5040 + r / 40320))))));
   const std::int64_t j = k & 127;
   const L h = exp2_hi[j], t = exp2_tail[j];
-  L y = h + h * (t + p + t * p);  // 2^(j/128) exp(r) in [2^(-1/256), 2)
+  L y = h + h * (t + p + t * p);   // 2^(j/128) exp(r) in [2^(-1/256), 2)
   std::int64_t q = (k - j) / 128;  // exact: k - j is a multiple of 128
   if (q > 0) {
     // y * 2^(q-1) is exact and finite for q <= max_exponent; the last doubling decides.
@@ -174,13 +167,10 @@ CXMAT_DETAIL_IEEE_FN constexpr long double exp_long(long double x) noexcept {
 CXMAT_DETAIL_IEEE_FN constexpr double exp(double x) noexcept {
   CXMAT_DETAIL_STRICT_FP
   // Fast path 2^-54 <= |x| < 512: no overflow, underflow or tiny-argument case possible.
-  if (((__builtin_bit_cast(std::uint64_t, x) >> 52) & 0x7ff) - 0x3c9u >= 0x408u - 0x3c9u)
-    return detail::exp_special(x);
+  if (((__builtin_bit_cast(std::uint64_t, x) >> 52) & 0x7ff) - 0x3c9u >= 0x408u - 0x3c9u) return detail::exp_special(x);
   // One declaration statement: the constexpr step cost of the hot path is four statements.
-  const double kd = CXMAT_DETAIL_EXP_KD(x), k = kd - detail::exp_shift,
-               r = CXMAT_DETAIL_EXP_R(x, k), r2 = r * r,
-               s = __builtin_bit_cast(double, CXMAT_DETAIL_EXP_SBITS(kd)),
-               t = CXMAT_DETAIL_EXP_TMP(kd, r, r2);
+  const double kd = CXMAT_DETAIL_EXP_KD(x), k = kd - detail::exp_shift, r = CXMAT_DETAIL_EXP_R(x, k), r2 = r * r,
+               s = __builtin_bit_cast(double, CXMAT_DETAIL_EXP_SBITS(kd)), t = CXMAT_DETAIL_EXP_TMP(kd, r, r2);
   return CXMAT_DETAIL_EXP_COMBINE(s, t);
 }
 
@@ -197,9 +187,8 @@ CXMAT_DETAIL_IEEE_FN constexpr float exp(float x) noexcept {
   // |x| < 104 and x*x is a normal double even for subnormal x), rounded once to float. For
   // |x| < 2^-54 this gives 1 like exp(double) does, so the result equals
   // float(exp(double(x))).
-  const double xd = x, kd = CXMAT_DETAIL_EXP_KD(xd), k = kd - detail::exp_shift,
-               r = CXMAT_DETAIL_EXP_R(xd, k), r2 = r * r,
-               s = __builtin_bit_cast(double, CXMAT_DETAIL_EXP_SBITS(kd)),
+  const double xd = x, kd = CXMAT_DETAIL_EXP_KD(xd), k = kd - detail::exp_shift, r = CXMAT_DETAIL_EXP_R(xd, k),
+               r2 = r * r, s = __builtin_bit_cast(double, CXMAT_DETAIL_EXP_SBITS(kd)),
                t = CXMAT_DETAIL_EXP_TMP(kd, r, r2);
   return static_cast<float>(CXMAT_DETAIL_EXP_COMBINE(s, t));
 }

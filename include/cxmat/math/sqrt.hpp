@@ -47,9 +47,9 @@ CXMAT_DETAIL_IEEE_FN constexpr double sqrt_positive(std::uint64_t ix) noexcept {
   // round(sqrt(N)) lies in [2^52, 2^53). f = N * 2^-104 in [1, 4) is exact in a double.
   // Newton from (1 + f) / 2 >= sqrt(f): relative error 1/4 at worst, then 3e-2, 5e-4, 1e-7,
   // 6e-15 and rounding level. Six steps in one declaration (one constexpr evaluation step).
-  const double f = static_cast<double>(m) * 0x1p-52, y0 = 0.5 * (1.0 + f),
-               y1 = 0.5 * (y0 + f / y0), y2 = 0.5 * (y1 + f / y1), y3 = 0.5 * (y2 + f / y2),
-               y4 = 0.5 * (y3 + f / y3), y5 = 0.5 * (y4 + f / y4), y = 0.5 * (y5 + f / y5);
+  const double f = static_cast<double>(m) * 0x1p-52, y0 = 0.5 * (1.0 + f), y1 = 0.5 * (y0 + f / y0),
+               y2 = 0.5 * (y1 + f / y1), y3 = 0.5 * (y2 + f / y2), y4 = 0.5 * (y3 + f / y3), y5 = 0.5 * (y4 + f / y4),
+               y = 0.5 * (y5 + f / y5);
   std::uint64_t root = static_cast<std::uint64_t>(y * 0x1p52);  // y * 2^52 is an integer
   // sqrt(N) rounds to root iff -root < N - root^2 <= root (no ties: sqrt of an integer is never
   // a half-integer). N - root^2 is small, so its low 64 bits (wrapping arithmetic) are exact.
@@ -84,10 +84,22 @@ CXMAT_DETAIL_IEEE_FN constexpr long double sqrt_long(long double x) noexcept {
   using L = long double;
   // x = f * 2^e2 with f in [1, 4) and e2 even, by exact scaling.
   std::int64_t e2 = 0;
-  while (x >= 0x1p1000L) { x *= 0x1p-1000L; e2 += 1000; }
-  while (x < 0x1p-1000L) { x *= 0x1p1000L; e2 -= 1000; }
-  while (x >= 4) { x *= L{0.25}; e2 += 2; }
-  while (x < 1) { x *= 4; e2 -= 2; }
+  while (x >= 0x1p1000L) {
+    x *= 0x1p-1000L;
+    e2 += 1000;
+  }
+  while (x < 0x1p-1000L) {
+    x *= 0x1p1000L;
+    e2 -= 1000;
+  }
+  while (x >= 4) {
+    x *= L{0.25};
+    e2 += 2;
+  }
+  while (x < 1) {
+    x *= 4;
+    e2 -= 2;
+  }
   L y = L{0.5} * (1 + x);
   for (int i = 0; i < 8; ++i) y = L{0.5} * (y + x / y);
 #if defined(__SIZEOF_INT128__)
@@ -127,9 +139,7 @@ CXMAT_DETAIL_IEEE_FN constexpr long double sqrt_long(long double x) noexcept {
 typedef double sqrt_v2df __attribute__((__vector_size__(16)));
 typedef float sqrt_v4sf __attribute__((__vector_size__(16)));
 inline double sqrt_hw(double x) noexcept { return __builtin_ia32_sqrtsd(sqrt_v2df{x, 0.0})[0]; }
-inline float sqrt_hw(float x) noexcept {
-  return __builtin_ia32_sqrtss(sqrt_v4sf{x, 0.0f, 0.0f, 0.0f})[0];
-}
+inline float sqrt_hw(float x) noexcept { return __builtin_ia32_sqrtss(sqrt_v4sf{x, 0.0f, 0.0f, 0.0f})[0]; }
 #else
 #define CXMAT_DETAIL_HW_SQRT 0
 #endif
@@ -166,8 +176,7 @@ CXMAT_DETAIL_IEEE_FN constexpr double sqrt(double x) noexcept {
   if (ix - 1 < 0x7fefffffffffffff) {  // positive finite
     return detail::sqrt_finite(x);
   }
-  if ((ix << 1) == 0 || (ix & 0x7fffffffffffffff) > 0x7ff0000000000000 ||
-      ix == 0x7ff0000000000000) {
+  if ((ix << 1) == 0 || (ix & 0x7fffffffffffffff) > 0x7ff0000000000000 || ix == 0x7ff0000000000000) {
     return x;  // +-0, NaN, +inf
   }
   return detail::sqrt_of_negative<double>();

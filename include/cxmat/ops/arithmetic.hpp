@@ -4,11 +4,11 @@
 #include <cstddef>
 #include <type_traits>
 
-#include <cxmat/kernels/accumulator.hpp>
-#include <cxmat/kernels/matmul.hpp>
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/core/shape_rules.hpp>
+#include <cxmat/kernels/accumulator.hpp>
+#include <cxmat/kernels/matmul.hpp>
 
 namespace cxmat {
 
@@ -21,7 +21,7 @@ namespace cxmat {
 /// products never wrap silently; an overflow of the accumulator in a constant expression does
 /// not compile.
 template <class T, extent R, extent K1, extent K2, extent C>
-  requires rules_hold<rules_of::matmul<T, K1, K2>>
+requires rules_hold<rules_of::matmul<T, K1, K2>>
 constexpr matrix<accumulator_t<T>, R, C> matmul(const matrix<T, R, K1>& a, const matrix<T, K2, C>& b) noexcept {
   matrix<accumulator_t<T>, R, C> out{};
   detail::matmul_kernel(a.elems, b.elems, out.elems);
@@ -32,11 +32,11 @@ constexpr matrix<accumulator_t<T>, R, C> matmul(const matrix<T, R, K1>& a, const
 /// shape_error::matmul_a_cols_must_equal_b_rows<a.cols, b.rows>.
 template <class T, extent R, extent K1, extent K2, extent C>
 decltype(detail::first_failure<rules_of::matmul<T, K1, K2>>::error()) matmul(const matrix<T, R, K1>& a,
-                                                                        const matrix<T, K2, C>& b) noexcept;
+                                                                             const matrix<T, K2, C>& b) noexcept;
 
 /// a * b is matmul(a, b) (elements of accumulator_t<T>).
 template <class T, extent R, extent K1, extent K2, extent C>
-  requires rules_hold<rules_of::matmul<T, K1, K2>>
+requires rules_hold<rules_of::matmul<T, K1, K2>>
 constexpr matrix<accumulator_t<T>, R, C> operator*(const matrix<T, R, K1>& a, const matrix<T, K2, C>& b) noexcept {
   return matmul(a, b);
 }
@@ -44,7 +44,7 @@ constexpr matrix<accumulator_t<T>, R, C> operator*(const matrix<T, R, K1>& a, co
 /// Shape error: a * b with a.cols != b.rows, reported as for matmul(a, b).
 template <class T, extent R, extent K1, extent K2, extent C>
 decltype(detail::first_failure<rules_of::matmul<T, K1, K2>>::error()) operator*(const matrix<T, R, K1>& a,
-                                                                        const matrix<T, K2, C>& b) noexcept;
+                                                                                const matrix<T, K2, C>& b) noexcept;
 
 /// Transpose: R x C -> C x R (names swap with the sizes).
 template <class T, extent R, extent C>
@@ -58,7 +58,7 @@ constexpr matrix<T, C, R> transpose(const matrix<T, R, C>& a) noexcept {
 
 /// Elementwise sum; both operands have the same shape (and names). Names: the named one wins.
 template <class T, extent R1, extent C1, extent R2, extent C2>
-  requires rules_hold<rules_of::elementwise<T, R1, C1, R2, C2>>
+requires rules_hold<rules_of::elementwise<T, R1, C1, R2, C2>>
 constexpr auto operator+(const matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b) noexcept {
   matrix<T, common_extent_v<R1, R2>, common_extent_v<C1, C2>> out{};
   for (std::size_t i = 0; i < R1.size; ++i) {
@@ -74,7 +74,7 @@ decltype(detail::first_failure<rules_of::elementwise<T, R1, C1, R2, C2>>::error(
 
 /// Elementwise difference; both operands have the same shape.
 template <class T, extent R1, extent C1, extent R2, extent C2>
-  requires rules_hold<rules_of::elementwise<T, R1, C1, R2, C2>>
+requires rules_hold<rules_of::elementwise<T, R1, C1, R2, C2>>
 constexpr auto operator-(const matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b) noexcept {
   matrix<T, common_extent_v<R1, R2>, common_extent_v<C1, C2>> out{};
   for (std::size_t i = 0; i < R1.size; ++i) {
@@ -130,4 +130,3 @@ constexpr matrix<T, R, C> operator/(const matrix<T, R, C>& a, const std::type_id
 }
 
 }  // namespace cxmat
-

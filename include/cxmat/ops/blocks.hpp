@@ -40,7 +40,7 @@ constexpr auto joined_extent() noexcept {
 /// Joins matrices side by side: (R x C0), (R x C1), ... -> R x (C0 + C1 + ...). Every operand has
 /// the same rows. This is the Concat of multi-head attention: hconcat(head0, head1).
 template <class T, extent R0, extent C0, extent... Rs, extent... Cs>
-  requires rules_hold<rules_of::hconcat<R0, Rs...>>
+requires rules_hold<rules_of::hconcat<R0, Rs...>>
 constexpr auto hconcat(const matrix<T, R0, C0>& first, const matrix<T, Rs, Cs>&... rest) noexcept {
   matrix<T, detail::common_extent_of<R0, Rs...>(), detail::joined_extent<C0, Cs...>()> out{};
   std::size_t offset = 0;
@@ -58,12 +58,12 @@ constexpr auto hconcat(const matrix<T, R0, C0>& first, const matrix<T, Rs, Cs>&.
 
 /// Shape error: hconcat of blocks with different rows reports every block's rows.
 template <class T, extent R0, extent C0, extent... Rs, extent... Cs>
-decltype(detail::first_failure<rules_of::hconcat<R0, Rs...>>::error()) hconcat(const matrix<T, R0, C0>& first,
-                                                                       const matrix<T, Rs, Cs>&... rest) noexcept;
+decltype(detail::first_failure<rules_of::hconcat<R0, Rs...>>::error()) hconcat(
+    const matrix<T, R0, C0>& first, const matrix<T, Rs, Cs>&... rest) noexcept;
 
 /// Stacks matrices on top of each other: (R0 x C), (R1 x C), ... -> (R0 + R1 + ...) x C.
 template <class T, extent R0, extent C0, extent... Rs, extent... Cs>
-  requires rules_hold<rules_of::vconcat<C0, Cs...>>
+requires rules_hold<rules_of::vconcat<C0, Cs...>>
 constexpr auto vconcat(const matrix<T, R0, C0>& first, const matrix<T, Rs, Cs>&... rest) noexcept {
   matrix<T, detail::joined_extent<R0, Rs...>(), detail::common_extent_of<C0, Cs...>()> out{};
   std::size_t offset = 0;
@@ -81,13 +81,13 @@ constexpr auto vconcat(const matrix<T, R0, C0>& first, const matrix<T, Rs, Cs>&.
 
 /// Shape error: vconcat of blocks with different columns reports every block's columns.
 template <class T, extent R0, extent C0, extent... Rs, extent... Cs>
-decltype(detail::first_failure<rules_of::vconcat<C0, Cs...>>::error()) vconcat(const matrix<T, R0, C0>& first,
-                                                                       const matrix<T, Rs, Cs>&... rest) noexcept;
+decltype(detail::first_failure<rules_of::vconcat<C0, Cs...>>::error()) vconcat(
+    const matrix<T, R0, C0>& first, const matrix<T, Rs, Cs>&... rest) noexcept;
 
 /// Block I of the H equal column blocks of m: R x C -> R x (C / H), columns [I·C/H, (I+1)·C/H).
 /// H must divide C and I < H. A width named d is cut into widths named d/H.
 template <std::size_t I, std::size_t H, class T, extent R, extent C>
-  requires rules_hold<rules_of::column_block<C, I, H>>
+requires rules_hold<rules_of::column_block<C, I, H>>
 constexpr matrix<T, R, divided_v<C, H>> column_block(const matrix<T, R, C>& m) noexcept {
   constexpr std::size_t width = C.size / H;
   matrix<T, R, divided_v<C, H>> out{};
@@ -99,12 +99,13 @@ constexpr matrix<T, R, divided_v<C, H>> column_block(const matrix<T, R, C>& m) n
 
 /// Shape error: column_block<I, H>(m) where H does not divide the columns, or I >= H.
 template <std::size_t I, std::size_t H, class T, extent R, extent C>
-decltype(detail::first_failure<rules_of::column_block<C, I, H>>::error()) column_block(const matrix<T, R, C>& m) noexcept;
+decltype(detail::first_failure<rules_of::column_block<C, I, H>>::error()) column_block(
+    const matrix<T, R, C>& m) noexcept;
 
 /// m cut into H equal column blocks, left to right: `auto [Q0, Q1] = split_columns<2>(Q);`.
 /// H must divide the number of columns.
 template <std::size_t H, class T, extent R, extent C>
-  requires rules_hold<rules_of::split_columns<C, H>>
+requires rules_hold<rules_of::split_columns<C, H>>
 constexpr std::array<matrix<T, R, divided_v<C, H>>, H> split_columns(const matrix<T, R, C>& m) noexcept {
   constexpr std::size_t width = C.size / H;
   std::array<matrix<T, R, divided_v<C, H>>, H> out{};
@@ -118,11 +119,12 @@ constexpr std::array<matrix<T, R, divided_v<C, H>>, H> split_columns(const matri
 
 /// Shape error: split_columns<H>(m) where H does not divide the columns.
 template <std::size_t H, class T, extent R, extent C>
-decltype(detail::first_failure<rules_of::split_columns<C, H>>::error()) split_columns(const matrix<T, R, C>& m) noexcept;
+decltype(detail::first_failure<rules_of::split_columns<C, H>>::error()) split_columns(
+    const matrix<T, R, C>& m) noexcept;
 
 /// The rows I... of m, in that order: `select_rows<2, 0>(m)` is a 2 x C matrix of rows 2 and 0.
 template <std::size_t... I, class T, extent R, extent C>
-  requires rules_hold<rules_of::select_rows<R, I...>>
+requires rules_hold<rules_of::select_rows<R, I...>>
 constexpr matrix<T, sizeof...(I), C> select_rows(const matrix<T, R, C>& m) noexcept {
   constexpr std::size_t picks[] = {I...};
   matrix<T, sizeof...(I), C> out{};
@@ -135,7 +137,7 @@ constexpr matrix<T, sizeof...(I), C> select_rows(const matrix<T, R, C>& m) noexc
 /// Reorders the rows of m: row i of the result is row P[i] of m. P... must be a permutation of
 /// 0 .. R-1 (worksheet 004 swaps the first two tokens: `permute_rows<1, 0, 2, 3, 4>(X)`).
 template <std::size_t... P, class T, extent R, extent C>
-  requires rules_hold<rules_of::permute_rows<R, P...>>
+requires rules_hold<rules_of::permute_rows<R, P...>>
 constexpr matrix<T, R, C> permute_rows(const matrix<T, R, C>& m) noexcept {
   constexpr std::size_t picks[] = {P...};
   matrix<T, R, C> out{};
@@ -151,6 +153,7 @@ decltype(detail::first_failure<rules_of::select_rows<R, I...>>::error()) select_
 
 /// Shape error: permute_rows<P...>(m) where P is not 0 .. R-1 in some order.
 template <std::size_t... P, class T, extent R, extent C>
-decltype(detail::first_failure<rules_of::permute_rows<R, P...>>::error()) permute_rows(const matrix<T, R, C>& m) noexcept;
+decltype(detail::first_failure<rules_of::permute_rows<R, P...>>::error()) permute_rows(
+    const matrix<T, R, C>& m) noexcept;
 
 }  // namespace cxmat

@@ -31,7 +31,7 @@ constexpr bool approx_equal(const T& a, const T& b, const std::type_identity_t<T
 /// Elementwise approx_equal of two matrices of compatible shapes: true when every pair of
 /// elements is within max(abs_tol, rel_tol * max(|a|, |b|)).
 template <class T, extent R1, extent C1, extent R2, extent C2>
-  requires rules_hold<rules_of::compare<R1, C1, R2, C2>>
+requires rules_hold<rules_of::compare<R1, C1, R2, C2>>
 constexpr bool approx_equal(const matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b,
                             const std::type_identity_t<T>& rel_tol,
                             const std::type_identity_t<T>& abs_tol = T(0)) noexcept {

@@ -15,7 +15,7 @@ namespace cxmat {
 /// Non-finite input has defined results: a row with NaN is all NaN; +inf entries share the row
 /// equally; a row of -inf (fully masked) is all zeros. Shape R x C -> R x C.
 template <class T, extent R, extent C>
-  requires rules_hold<rules_of::softmax_rows<T>>
+requires rules_hold<rules_of::softmax_rows<T>>
 constexpr matrix<T, R, C> softmax_rows(const matrix<T, R, C>& m) noexcept {
   matrix<T, R, C> out = m;
   detail::softmax_rows_kernel(out.elems);

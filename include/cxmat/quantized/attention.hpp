@@ -58,7 +58,7 @@ concept InputFitsLayer = XCols.size == DModel;
 /// fits N x N scores. Score biases, scales and projection biases belong to the float API.
 template <class O, auto N>
 concept QuantizedMaskFits = AttentionOption<O> && cxmat::detail::option_traits<std::remove_cvref_t<O>>::is_mask &&
-                            OptionFitsScores<O, std::int8_t, N, N>;
+    OptionFitsScores<O, std::int8_t, N, N>;
 
 namespace shape_error {
 template <class XCols, std::size_t DModel>
@@ -91,8 +91,10 @@ constexpr void heads_by_row(const std::int8_t (*x)[DModel], const attention_head
                             Probs* probs, const O&... opts) noexcept {
   constexpr std::size_t qw = H * DK, vw = H * DV;
   std::int8_t k[N][qw]{}, v[N][vw]{};
-  matmul_transposed_kernel(rows_of<DModel>{x, 0}, rows_of<DModel>{l.wk.elems, 0}, N, qw, DModel, l.bk.elems[0], l.key, k, 0);
-  matmul_transposed_kernel(rows_of<DModel>{x, 0}, rows_of<DModel>{l.wv.elems, 0}, N, vw, DModel, l.bv.elems[0], l.value, v, 0);
+  matmul_transposed_kernel(rows_of<DModel>{x, 0}, rows_of<DModel>{l.wk.elems, 0}, N, qw, DModel, l.bk.elems[0], l.key,
+                           k, 0);
+  matmul_transposed_kernel(rows_of<DModel>{x, 0}, rows_of<DModel>{l.wv.elems, 0}, N, vw, DModel, l.bv.elems[0], l.value,
+                           v, 0);
   for (std::size_t i = 0; i < N; ++i) {
     std::int8_t q[1][qw]{}, p[1][N]{}, c[1][vw]{};
     bool keep[N]{};
@@ -119,16 +121,16 @@ constexpr void heads_by_row(const std::int8_t (*x)[DModel], const attention_head
 /// the context quantization). Options: masks as in the float API (mask, key_padding, causal);
 /// masked keys get probability exactly 0, a fully masked query row gives the zero point (real 0).
 template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>
-  requires InputFitsLayer<DM, DModel> && (QuantizedMaskFits<O, N> && ...)
-constexpr matrix<std::int8_t, N, H * DV> multi_head_attention(const matrix<std::int8_t, N, DM>& x,
-                                                              const attention_heads<DModel, H, DK, DV>& heads,
-                                                              const O&... opts) noexcept {
+requires InputFitsLayer<DM, DModel> &&
+    (QuantizedMaskFits<O, N>&&...) constexpr matrix<std::int8_t, N, H * DV> multi_head_attention(
+        const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV>& heads,
+        const O&... opts) noexcept {
   static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && N.size <= max_matmul_depth,
                 "q8::multi_head_attention: n or d_model too large for the int8 kernels");
   matrix<std::int8_t, N, H * DV> ctx{};
   detail::heads_by_row<N.size>(
       x.elems, heads,
-      [&ctx](std::size_t i, const std::int8_t (*c)[H * DV]) {
+      [&ctx](std::size_t i, const std::int8_t(*c)[H * DV]) {
         for (std::size_t j = 0; j < H * DV; ++j) ctx.elems[i][j] = c[0][j];
       },
       static_cast<std::nullptr_t*>(nullptr), opts...);
@@ -139,17 +141,17 @@ constexpr matrix<std::int8_t, N, H * DV> multi_head_attention(const matrix<std::
 /// (quantized with the layer's output quantization). Options as above.
 template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, std::size_t DOut,
           class... O>
-  requires InputFitsLayer<DM, DModel> && (QuantizedMaskFits<O, N> && ...)
-constexpr matrix<std::int8_t, N, DOut> multi_head_attention(const matrix<std::int8_t, N, DM>& x,
-                                                            const attention_layer<DModel, H, DK, DV, DOut>& layer,
-                                                            const O&... opts) noexcept {
+requires InputFitsLayer<DM, DModel> &&
+    (QuantizedMaskFits<O, N>&&...) constexpr matrix<std::int8_t, N, DOut> multi_head_attention(
+        const matrix<std::int8_t, N, DM>& x, const attention_layer<DModel, H, DK, DV, DOut>& layer,
+        const O&... opts) noexcept {
   static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && H * DV <= max_matmul_depth,
                 "q8::multi_head_attention: n or d_model too large for the int8 kernels");
   matrix<std::int8_t, N, DOut> out{};
   // Y_i = C_i·Woᵀ + bo as soon as C_i is known.
   detail::heads_by_row<N.size>(
       x.elems, static_cast<const attention_heads<DModel, H, DK, DV>&>(layer),
-      [&out, &layer](std::size_t i, const std::int8_t (*c)[H * DV]) {
+      [&out, &layer](std::size_t i, const std::int8_t(*c)[H * DV]) {
         detail::matmul_transposed_kernel(detail::rows_of<H * DV>{c, 0}, detail::rows_of<H * DV>{layer.wo.elems, 0}, 1,
                                          DOut, H * DV, layer.bo.elems[0], layer.output, out.elems + i, 0);
       },
@@ -161,27 +163,30 @@ constexpr matrix<std::int8_t, N, DOut> multi_head_attention(const matrix<std::in
 /// weight = (p + 128) / 256), as the layer computes them; masked keys are -128 (weight 0). For
 /// attention_heads or attention_layer (the output projection plays no part). Options as above.
 template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>
-  requires InputFitsLayer<DM, DModel> && (QuantizedMaskFits<O, N> && ...)
-constexpr batch<std::int8_t, H, N, N> attention_probabilities(const matrix<std::int8_t, N, DM>& x,
-                                                              const attention_heads<DModel, H, DK, DV>& heads,
-                                                              const O&... opts) noexcept {
+requires InputFitsLayer<DM, DModel> &&
+    (QuantizedMaskFits<O, N>&&...) constexpr batch<std::int8_t, H, N, N> attention_probabilities(
+        const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV>& heads,
+        const O&... opts) noexcept {
   static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && N.size <= max_matmul_depth,
                 "q8::attention_probabilities: n or d_model too large for the int8 kernels");
   batch<std::int8_t, H, N, N> probs{};
-  detail::heads_by_row<N.size>(x.elems, heads, [](std::size_t, const std::int8_t (*)[H * DV]) {}, &probs, opts...);
+  detail::heads_by_row<N.size>(
+      x.elems, heads, [](std::size_t, const std::int8_t(*)[H * DV]) {}, &probs, opts...);
   return probs;
 }
 
 /// Shape error: q8::attention_probabilities(x, layer) with x's width other than the layer's d_model.
 template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>
-  requires(!InputFitsLayer<DM, DModel>)
-shape_error::q8_attention_x_cols_must_equal_layer_d_model<dim_of<DM>, DModel> attention_probabilities(
-    const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV>& heads, const O&... opts) noexcept;
+requires(!InputFitsLayer<DM, DModel>)
+    shape_error::q8_attention_x_cols_must_equal_layer_d_model<dim_of<DM>, DModel> attention_probabilities(
+        const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV>& heads, const O&... opts)
+noexcept;
 
 /// Shape error: q8::multi_head_attention(x, layer) with x's width other than the layer's d_model.
 template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>
-  requires(!InputFitsLayer<DM, DModel>)
-shape_error::q8_attention_x_cols_must_equal_layer_d_model<dim_of<DM>, DModel> multi_head_attention(
-    const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV>& heads, const O&... opts) noexcept;
+requires(!InputFitsLayer<DM, DModel>)
+    shape_error::q8_attention_x_cols_must_equal_layer_d_model<dim_of<DM>, DModel> multi_head_attention(
+        const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV>& heads, const O&... opts)
+noexcept;
 
 }  // namespace cxmat::q8

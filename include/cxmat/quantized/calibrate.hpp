@@ -43,7 +43,9 @@ struct range {
     lo = v < lo ? v : lo;
     hi = v > hi ? v : hi;
   }
-  constexpr quantization asymmetric() const noexcept { return lo > hi ? quantization{1.0, 0} : choose_quantization(lo, hi); }
+  constexpr quantization asymmetric() const noexcept {
+    return lo > hi ? quantization{1.0, 0} : choose_quantization(lo, hi);
+  }
 };
 
 template <class M>
@@ -68,8 +70,10 @@ constexpr matrix<std::int8_t, Out, In> quantize_transposed(const M& w, quantizat
   return quantize(t, q);
 }
 
-constexpr matmul_params product_params(quantization lhs, quantization rhs, quantization out, double extra = 1.0) noexcept {
-  return {-lhs.zero_point, -rhs.zero_point, out.zero_point, quantize_multiplier(lhs.scale * rhs.scale * extra / out.scale)};
+constexpr matmul_params product_params(quantization lhs, quantization rhs, quantization out,
+                                       double extra = 1.0) noexcept {
+  return {-lhs.zero_point, -rhs.zero_point, out.zero_point,
+          quantize_multiplier(lhs.scale * rhs.scale * extra / out.scale)};
 }
 
 // The float layer on one input, reporting every intermediate to the ranges (masked scores are
@@ -126,8 +130,8 @@ constexpr void observe(const X& x, const WQ& wq, const WK& wk, const WV& wv, ran
 template <std::size_t H, std::size_t DM, std::size_t QW, std::size_t VW, class WQ, class WK, class WV>
 constexpr attention_heads<DM, H, QW / H, VW / H> make_heads(const WQ& wq, const WK& wk, const WV& wv, quantization in,
                                                             const range* r, quantization* out) noexcept {
-  const quantization sq = r[0].asymmetric(), sk = r[1].asymmetric(), sv = r[2].asymmetric(),
-                     ss = r[3].asymmetric(), sc = r[4].asymmetric();
+  const quantization sq = r[0].asymmetric(), sk = r[1].asymmetric(), sv = r[2].asymmetric(), ss = r[3].asymmetric(),
+                     sc = r[4].asymmetric();
   const quantization wq_q = symmetric_of(wq), wk_q = symmetric_of(wk), wv_q = symmetric_of(wv);
   attention_heads<DM, H, QW / H, VW / H> l{};
   l.wq = quantize_transposed<QW, DM>(wq, wq_q);
@@ -151,8 +155,7 @@ constexpr attention_heads<DM, H, QW / H, VW / H> make_heads(const WQ& wq, const 
 /// as multi_head_attention<H> requires (one rule set with the float API).
 template <std::size_t H, auto DM, auto DMq, auto QW, auto DMk, auto KW, auto DMv, auto VW>
 concept CalibrationShapesFit = ProjectionFitsInput<DM, DMq> && ProjectionFitsInput<DM, DMk> &&
-                               ProjectionFitsInput<DM, DMv> && QueryKeyWidthsMatch<QW, KW> &&
-                               HeadsDivideWidth<QW, H> && HeadsDivideWidth<VW, H>;
+    ProjectionFitsInput<DM, DMv> && QueryKeyWidthsMatch<QW, KW> && HeadsDivideWidth<QW, H> && HeadsDivideWidth<VW, H>;
 
 /// Calibrates H-head self-attention without output projection (the float API's
 /// multi_head_attention<H>(x, Wq, Wk, Wv, masks...)) on the B representative inputs xs (B x n x
@@ -161,10 +164,12 @@ concept CalibrationShapesFit = ProjectionFitsInput<DM, DMq> && ProjectionFitsInp
 /// multiplier). Masks passed here shape the score ranges; pass the same ones to the int8 layer.
 template <std::size_t H, extent B, extent N, extent DM, extent DMq, extent QW, extent DMk, extent KW, extent DMv,
           extent VW, class... O>
-  requires CalibrationShapesFit<H, DM, DMq, QW, DMk, KW, DMv, VW> && (QuantizedMaskFits<O, N> && ...)
-constexpr calibration<attention_heads<DM.size, H, QW.size / H, VW.size / H>> calibrate(
-    const batch<double, B, N, DM>& xs, const matrix<double, DMq, QW>& wq, const matrix<double, DMk, KW>& wk,
-    const matrix<double, DMv, VW>& wv, const O&... opts) noexcept {
+requires CalibrationShapesFit<H, DM, DMq, QW, DMk, KW, DMv, VW> &&(QuantizedMaskFits<O, N>&&...) constexpr calibration<
+    attention_heads<DM.size, H, QW.size / H, VW.size / H>> calibrate(const batch<double, B, N, DM>& xs,
+                                                                     const matrix<double, DMq, QW>& wq,
+                                                                     const matrix<double, DMk, KW>& wk,
+                                                                     const matrix<double, DMv, VW>& wv,
+                                                                     const O&... opts) noexcept {
   detail::range r[5]{}, rx{};
   double ctx[N.size * VW.size]{};
   for (std::size_t b = 0; b < B.size; ++b) {
@@ -186,11 +191,14 @@ constexpr calibration<attention_heads<DM.size, H, QW.size / H, VW.size / H>> cal
 /// attention_layer and `output` the quantization of its n x d_out result.
 template <std::size_t H, extent B, extent N, extent DM, extent DMq, extent QW, extent DMk, extent KW, extent DMv,
           extent VW, extent VWo, extent DO, class... O>
-  requires CalibrationShapesFit<H, DM, DMq, QW, DMk, KW, DMv, VW> && OutputProjectionFitsHeads<VW, VWo> &&
-           (QuantizedMaskFits<O, N> && ...)
-constexpr calibration<attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size>> calibrate(
-    const batch<double, B, N, DM>& xs, const matrix<double, DMq, QW>& wq, const matrix<double, DMk, KW>& wk,
-    const matrix<double, DMv, VW>& wv, const matrix<double, VWo, DO>& wo, const O&... opts) noexcept {
+requires CalibrationShapesFit<H, DM, DMq, QW, DMk, KW, DMv, VW> && OutputProjectionFitsHeads<VW, VWo> &&
+    (QuantizedMaskFits<O, N>&&...) constexpr calibration<
+        attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size>> calibrate(const batch<double, B, N, DM>& xs,
+                                                                                  const matrix<double, DMq, QW>& wq,
+                                                                                  const matrix<double, DMk, KW>& wk,
+                                                                                  const matrix<double, DMv, VW>& wv,
+                                                                                  const matrix<double, VWo, DO>& wo,
+                                                                                  const O&... opts) noexcept {
   detail::range r[5]{}, rx{}, ry{};
   double ctx[N.size * VW.size]{};
   for (std::size_t b = 0; b < B.size; ++b) {

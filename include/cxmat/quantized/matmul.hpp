@@ -97,14 +97,14 @@ constexpr std::int32_t dot(const rows_of<ACols>& a, const columns_of<BCols>& b, 
 // + output_offset), for i < rows, j < cols, k < depth. bias may be null.
 template <class A, class B, std::size_t OutCols>
 constexpr void matmul_transposed_kernel(A a, B b, std::size_t rows, std::size_t cols, std::size_t depth,
-                                        const std::int32_t* bias, const matmul_params& p,
-                                        std::int8_t (*out)[OutCols], std::size_t out_col0) noexcept {
+                                        const std::int32_t* bias, const matmul_params& p, std::int8_t (*out)[OutCols],
+                                        std::size_t out_col0) noexcept {
   for (std::size_t i = 0; i < rows; ++i) {
     for (std::size_t j = 0; j < cols; ++j) {
       const std::int32_t acc = dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset) + (bias != nullptr ? bias[j] : 0);
       const std::int32_t v = requantize(acc, p.output) + p.output_offset;
-      out[i][out_col0 + j] = static_cast<std::int8_t>(v < p.activation_min ? p.activation_min
-                                                      : (v > p.activation_max ? p.activation_max : v));
+      out[i][out_col0 + j] = static_cast<std::int8_t>(
+          v < p.activation_min ? p.activation_min : (v > p.activation_max ? p.activation_max : v));
     }
   }
 }
@@ -116,7 +116,7 @@ constexpr void matmul_transposed_kernel(A a, B b, std::size_t rows, std::size_t 
 /// out(i, j) = clamp(requantize(Σ_k (a(i,k) + lhs_offset)·(bt(j,k) + rhs_offset)) + output_offset,
 /// activation_min, activation_max). K <= max_matmul_depth.
 template <extent R, extent K1, extent C, extent K2>
-  requires TransposedDepthsMatch<K1, K2>
+requires TransposedDepthsMatch<K1, K2>
 constexpr matrix<std::int8_t, R, C> matmul_transposed(const matrix<std::int8_t, R, K1>& a,
                                                       const matrix<std::int8_t, C, K2>& bt,
                                                       const matmul_params& params) noexcept {
@@ -129,19 +129,21 @@ constexpr matrix<std::int8_t, R, C> matmul_transposed(const matrix<std::int8_t, 
 
 /// Shape error: matmul_transposed(a, bt, params) with a.cols != bt.cols.
 template <extent R, extent K1, extent C, extent K2>
-  requires(!TransposedDepthsMatch<K1, K2>)
-shape_error::matmul_transposed_a_cols_must_equal_bt_cols<dim_of<K1>, dim_of<K2>> matmul_transposed(
-    const matrix<std::int8_t, R, K1>& a, const matrix<std::int8_t, C, K2>& bt, const matmul_params& params) noexcept;
+requires(!TransposedDepthsMatch<K1, K2>)
+    shape_error::matmul_transposed_a_cols_must_equal_bt_cols<dim_of<K1>, dim_of<K2>> matmul_transposed(
+        const matrix<std::int8_t, R, K1>& a, const matrix<std::int8_t, C, K2>& bt, const matmul_params& params)
+noexcept;
 
 /// As above with an int32 bias (1 x C, scale lhs_scale · rhs_scale, zero point 0) added to the
 /// accumulator before requantization: arm_fully_connected_s8 / TFLite's int8 FULLY_CONNECTED.
 template <extent R, extent K1, extent C, extent K2, extent CB>
-  requires TransposedDepthsMatch<K1, K2> && BiasFitsColumns<C, CB>
+requires TransposedDepthsMatch<K1, K2> && BiasFitsColumns<C, CB>
 constexpr matrix<std::int8_t, R, C> matmul_transposed(const matrix<std::int8_t, R, K1>& a,
                                                       const matrix<std::int8_t, C, K2>& bt,
                                                       const matrix<std::int32_t, 1, CB>& bias,
                                                       const matmul_params& params) noexcept {
-  static_assert(K1.size <= max_matmul_depth, "matmul_transposed(a, bt, bias): K above max_matmul_depth may overflow int32");
+  static_assert(K1.size <= max_matmul_depth,
+                "matmul_transposed(a, bt, bias): K above max_matmul_depth may overflow int32");
   matrix<std::int8_t, R, C> out{};
   detail::matmul_transposed_kernel(detail::rows_of<K1.size>{a.elems, 0}, detail::rows_of<K2.size>{bt.elems, 0}, R.size,
                                    C.size, K1.size, bias.elems[0], params, out.elems, 0);
@@ -151,20 +153,25 @@ constexpr matrix<std::int8_t, R, C> matmul_transposed(const matrix<std::int8_t, 
 /// Shape error: matmul_transposed(a, bt, bias, params) with a.cols != bt.cols or a bias that is
 /// not 1 x bt.rows; the first broken rule is reported.
 template <extent R, extent K1, extent C, extent K2, extent CB>
-  requires(!(TransposedDepthsMatch<K1, K2> && BiasFitsColumns<C, CB>))
-decltype(cxmat::detail::first_failure<
-         cxmat::detail::check<TransposedDepthsMatch<K1, K2>,
-                              shape_error::matmul_transposed_a_cols_must_equal_bt_cols<dim_of<K1>, dim_of<K2>>>,
-         cxmat::detail::check<BiasFitsColumns<C, CB>,
-                              shape_error::matmul_transposed_bias_must_be_1_by_bt_rows<dim_of<C>, dim_of<CB>>>>::error())
-matmul_transposed(const matrix<std::int8_t, R, K1>& a, const matrix<std::int8_t, C, K2>& bt,
-                  const matrix<std::int32_t, 1, CB>& bias, const matmul_params& params) noexcept;
+requires(!(
+    TransposedDepthsMatch<K1, K2> &&
+    BiasFitsColumns<
+        C, CB>)) decltype(cxmat::detail::
+                              first_failure<
+                                  cxmat::detail::check<
+                                      TransposedDepthsMatch<K1, K2>,
+                                      shape_error::matmul_transposed_a_cols_must_equal_bt_cols<dim_of<K1>, dim_of<K2>>>,
+                                  cxmat::detail::check<BiasFitsColumns<C, CB>,
+                                                       shape_error::matmul_transposed_bias_must_be_1_by_bt_rows<
+                                                           dim_of<C>, dim_of<CB>>>>::error())
+    matmul_transposed(const matrix<std::int8_t, R, K1>& a, const matrix<std::int8_t, C, K2>& bt,
+                      const matrix<std::int32_t, 1, CB>& bias, const matmul_params& params) noexcept;
 
 /// The batched product, arm_batch_matmul_s8 (and TFLite's int8 BATCH_MATMUL with adj_y) on B
 /// items without broadcasting: item b of the result is matmul_transposed(a[b], bt[b], params).
 /// a is B x R x K, bt is B x C x K, the result B x R x C.
 template <extent B1, extent R, extent K1, extent B2, extent C, extent K2>
-  requires BatchSizesMatch<B1, B2> && TransposedDepthsMatch<K1, K2>
+requires BatchSizesMatch<B1, B2> && TransposedDepthsMatch<K1, K2>
 constexpr batch<std::int8_t, B1, R, C> matmul_transposed(const batch<std::int8_t, B1, R, K1>& a,
                                                          const batch<std::int8_t, B2, C, K2>& bt,
                                                          const matmul_params& params) noexcept {
@@ -181,12 +188,18 @@ constexpr batch<std::int8_t, B1, R, C> matmul_transposed(const batch<std::int8_t
 /// Shape error: the batched matmul_transposed with different batch sizes or depths; the first
 /// broken rule is reported.
 template <extent B1, extent R, extent K1, extent B2, extent C, extent K2>
-  requires(!(BatchSizesMatch<B1, B2> && TransposedDepthsMatch<K1, K2>))
-decltype(cxmat::detail::first_failure<
-         cxmat::detail::check<BatchSizesMatch<B1, B2>, cxmat::shape_error::batch_sizes_must_match<dim_of<B1>, dim_of<B2>>>,
-         cxmat::detail::check<TransposedDepthsMatch<K1, K2>,
-                              shape_error::matmul_transposed_a_cols_must_equal_bt_cols<dim_of<K1>, dim_of<K2>>>>::error())
-matmul_transposed(const batch<std::int8_t, B1, R, K1>& a, const batch<std::int8_t, B2, C, K2>& bt,
-                  const matmul_params& params) noexcept;
+requires(!(
+    BatchSizesMatch<B1, B2> &&
+    TransposedDepthsMatch<
+        K1,
+        K2>)) decltype(cxmat::detail::
+                           first_failure<
+                               cxmat::detail::check<BatchSizesMatch<B1, B2>,
+                                                    cxmat::shape_error::batch_sizes_must_match<dim_of<B1>, dim_of<B2>>>,
+                               cxmat::detail::check<TransposedDepthsMatch<K1, K2>,
+                                                    shape_error::matmul_transposed_a_cols_must_equal_bt_cols<
+                                                        dim_of<K1>, dim_of<K2>>>>::error())
+    matmul_transposed(const batch<std::int8_t, B1, R, K1>& a, const batch<std::int8_t, B2, C, K2>& bt,
+                      const matmul_params& params) noexcept;
 
 }  // namespace cxmat::q8

@@ -64,8 +64,8 @@ constexpr matrix<std::int8_t, R, C> quantize(const matrix<T, R, C>& m, quantizat
     for (std::size_t j = 0; j < C.size; ++j) {
       double v = static_cast<double>(m.elems[i][j]) / q.scale;
       v = v < -1e9 ? -1e9 : (v > 1e9 ? 1e9 : v);  // keeps the cast defined; clamped below anyway
-      out.elems[i][j] = static_cast<std::int8_t>(
-          detail::clamp_to(detail::round_half_away(v) + q.zero_point, -128, 127));
+      out.elems[i][j] =
+          static_cast<std::int8_t>(detail::clamp_to(detail::round_half_away(v) + q.zero_point, -128, 127));
     }
   }
   return out;

@@ -71,10 +71,22 @@ constexpr requantizer quantize_multiplier(double real) noexcept {
   double q = negative ? -real : real;
   std::int32_t shift = 0;
   // Scaling by powers of two is exact, so q ends with the significand frexp would return.
-  while (q >= 0x1p32) { q *= 0x1p-32; shift += 32; }
-  while (q >= 1.0) { q *= 0.5; ++shift; }
-  while (q < 0x1p-32) { q *= 0x1p32; shift -= 32; }
-  while (q < 0.5) { q *= 2.0; --shift; }
+  while (q >= 0x1p32) {
+    q *= 0x1p-32;
+    shift += 32;
+  }
+  while (q >= 1.0) {
+    q *= 0.5;
+    ++shift;
+  }
+  while (q < 0x1p-32) {
+    q *= 0x1p32;
+    shift -= 32;
+  }
+  while (q < 0.5) {
+    q *= 2.0;
+    --shift;
+  }
   const double scaled = q * 0x1p31;  // exact: in [2^30, 2^31)
   auto fixed = static_cast<std::int64_t>(scaled);
   if (scaled - static_cast<double>(fixed) >= 0.5) ++fixed;

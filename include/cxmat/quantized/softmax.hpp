@@ -65,8 +65,8 @@ constexpr std::int32_t exp_on_negative_values(std::int32_t a) noexcept {
   const std::int32_t x4 = saturating_rounding_doubling_high_mul(x2, x2);
   const std::int32_t x4_over_4 = rounding_divide_by_pot(x4, 2);
   // x²/2 + x³/6 + x⁴/24, with 1/3 = 715827883 · 2^-31
-  const std::int32_t tail = rounding_divide_by_pot(
-      saturating_rounding_doubling_high_mul(x4_over_4 + x3, 715827883) + x2, 1);
+  const std::int32_t tail =
+      rounding_divide_by_pot(saturating_rounding_doubling_high_mul(x4_over_4 + x3, 715827883) + x2, 1);
   constexpr std::int32_t exp_minus_one_eighth = 1895147668;
   std::int32_t result = exp_minus_one_eighth + saturating_rounding_doubling_high_mul(exp_minus_one_eighth, x + tail);
   // exp(-1/4), exp(-1/2), exp(-1), exp(-2), exp(-4), exp(-8), exp(-16) in Q0.31.
@@ -98,7 +98,8 @@ constexpr std::int32_t one_over_one_plus_x_for_x_in_0_1(std::int32_t a) noexcept
 /// Each entry's exp is computed once and kept (4·N bytes of stack), where the reference kernels
 /// compute it twice; the values are the same.
 template <std::size_t N>
-constexpr void softmax_row(const std::int8_t* in, std::int8_t* out, const bool* keep, const softmax_params& p) noexcept {
+constexpr void softmax_row(const std::int8_t* in, std::int8_t* out, const bool* keep,
+                           const softmax_params& p) noexcept {
   bool any = false;
   std::int32_t max = -128;
   for (std::size_t c = 0; c < N; ++c) {
@@ -128,7 +129,8 @@ constexpr void softmax_row(const std::int8_t* in, std::int8_t* out, const bool* 
   const std::int32_t reciprocal = one_over_one_plus_x_for_x_in_0_1(f), exponent = (12 - headroom) + 31 - 8;
   for (std::size_t c = 0; c < N; ++c) {
     const std::int32_t v =
-        e[c] < 0 ? -128 : rounding_divide_by_pot(saturating_rounding_doubling_high_mul(reciprocal, e[c]), exponent) - 128;
+        e[c] < 0 ? -128
+                 : rounding_divide_by_pot(saturating_rounding_doubling_high_mul(reciprocal, e[c]), exponent) - 128;
     out[c] = static_cast<std::int8_t>(v > 127 ? 127 : v);
   }
 }
@@ -139,7 +141,8 @@ constexpr void softmax_row(const std::int8_t* in, std::int8_t* out, const bool* 
 /// matter), R x C -> R x C int8 probabilities with scale 1/256 and zero point -128; arm_softmax_s8
 /// and TFLite's int8 Softmax with the same params. C <= max_softmax_row.
 template <extent R, extent C>
-constexpr matrix<std::int8_t, R, C> softmax_rows(const matrix<std::int8_t, R, C>& m, const softmax_params& params) noexcept {
+constexpr matrix<std::int8_t, R, C> softmax_rows(const matrix<std::int8_t, R, C>& m,
+                                                 const softmax_params& params) noexcept {
   static_assert(C.size <= max_softmax_row, "softmax_rows(m, params): rows longer than 511 are not supported");
   matrix<std::int8_t, R, C> out{};
   for (std::size_t i = 0; i < R.size; ++i) detail::softmax_row<C.size>(m.elems[i], out.elems[i], nullptr, params);

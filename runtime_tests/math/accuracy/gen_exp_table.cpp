@@ -10,9 +10,7 @@ namespace {
 constexpr mpfr_prec_t wide = 256;
 
 // Smallest double above (below when `down`) the real number v (v is never a double here).
-double next_double_from(const mpfr_t v, bool down) {
-  return mpfr_get_d(v, down ? MPFR_RNDD : MPFR_RNDU);
-}
+double next_double_from(const mpfr_t v, bool down) { return mpfr_get_d(v, down ? MPFR_RNDD : MPFR_RNDU); }
 
 void print_pair(const char* name, double value, const char* why) {
   std::printf("// %s\ninline constexpr double %s = %a;\n", why, name, value);
@@ -41,8 +39,9 @@ int main() {
     mpfr_exp2(v, t, MPFR_RNDN);
     std::printf("    %a,\n", mpfr_get_d(v, MPFR_RNDN));
   }
-  std::printf("};\n\n// (2^(i/128) - exp2_hi[i]) / exp2_hi[i] rounded to double.\n"
-              "inline constexpr double exp2_tail[128] = {\n");
+  std::printf(
+      "};\n\n// (2^(i/128) - exp2_hi[i]) / exp2_hi[i] rounded to double.\n"
+      "inline constexpr double exp2_tail[128] = {\n");
   for (int i = 0; i < 128; ++i) {
     mpfr_set_si(t, i, MPFR_RNDN);
     mpfr_div_ui(t, t, 128, MPFR_RNDN);
@@ -73,12 +72,10 @@ int main() {
   mpfr_set_d(h, 0x1p+103, MPFR_RNDN);
   mpfr_add(t, t, h, MPFR_RNDN);
   mpfr_log(v, t, MPFR_RNDN);
-  print_pair_f("exp_overflow_f", mpfr_get_flt(v, MPFR_RNDD),
-               "Largest float whose exp is finite.");
+  print_pair_f("exp_overflow_f", mpfr_get_flt(v, MPFR_RNDD), "Largest float whose exp is finite.");
   mpfr_set_ui_2exp(t, 1, -150, MPFR_RNDN);
   mpfr_log(v, t, MPFR_RNDN);
-  print_pair_f("exp_underflow_f", mpfr_get_flt(v, MPFR_RNDU),
-               "Smallest float whose exp is non-zero.");
+  print_pair_f("exp_underflow_f", mpfr_get_flt(v, MPFR_RNDU), "Smallest float whose exp is non-zero.");
 
   // long double constants, printed with 113 bits so that any long double format rounds them
   // once. ln2/128 is split so that k * hi is exact for |k| < 2^22 with a 64-bit significand.

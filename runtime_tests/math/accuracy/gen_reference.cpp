@@ -13,15 +13,13 @@
 namespace {
 
 std::uint64_t state = 0x243f6a8885a308d3u;  // fixed seed: the header must be reproducible
-std::uint64_t next() {  // splitmix64
+std::uint64_t next() {                      // splitmix64
   std::uint64_t z = (state += 0x9e3779b97f4a7c15u);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
   return z ^ (z >> 31);
 }
-double uniform(double lo, double hi) {
-  return lo + (hi - lo) * static_cast<double>(next() >> 11) * 0x1p-53;
-}
+double uniform(double lo, double hi) { return lo + (hi - lo) * static_cast<double>(next() >> 11) * 0x1p-53; }
 
 struct fmt {
   mpfr_prec_t prec;
@@ -38,7 +36,10 @@ enum class fn { exp, sqrt };
 void reference(fn which, const mpfr_t x, fmt f, mpfr_t cr, double& err_ulps) {
   mpfr_t exact;
   mpfr_init2(exact, 200);
-  if (which == fn::exp) mpfr_exp(exact, x, MPFR_RNDN); else mpfr_sqrt(exact, x, MPFR_RNDN);
+  if (which == fn::exp)
+    mpfr_exp(exact, x, MPFR_RNDN);
+  else
+    mpfr_sqrt(exact, x, MPFR_RNDN);
   const mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
   mpfr_set_emin(f.emin);
   mpfr_set_emax(f.emax);
@@ -79,8 +80,8 @@ void emit_float(const char* name, fn which, const std::vector<float>& xs) {
     double err = 0;
     mpfr_set_flt(x, v, MPFR_RNDN);
     reference(which, x, f_float, cr, err);
-    std::printf("    {%af, %af, %.6f},\n", static_cast<double>(v),
-                static_cast<double>(mpfr_get_flt(cr, MPFR_RNDN)), err);
+    std::printf("    {%af, %af, %.6f},\n", static_cast<double>(v), static_cast<double>(mpfr_get_flt(cr, MPFR_RNDN)),
+                err);
   }
   mpfr_clears(x, cr, static_cast<mpfr_ptr>(nullptr));
   std::printf("};\n\n");
@@ -116,44 +117,51 @@ int main() {
       "struct ref_long { long double x, cr; double err; };\n\n");
 
   const double ln2_128 = 0x1.62e42fefa39efp-1 / 128;
-  std::vector<double> ed = {1.0, -1.0, 0.5, 2.0, 10.0, -10.0, 100.0, -100.0, 0x1p-30, -0x1p-30,
-                            0x1p-53, -0x1p-54, 0x1.0000000000001p-54, 1e-300, -1e-300,
-                            0x1.62e42fefa39efp-1, 700.0, 709.5, 0x1.62e42fefa39efp+9,
-                            0x1.62e42fefa39eep+9, -700.0, -708.5, -709.0, -720.0, -740.0,
-                            -745.0, -0x1.74910d52d3051p+9, -0x1.74910d52d3050p+9, 512.0, -512.0,
-                            std::nextafter(512.0, 0.0), -std::nextafter(512.0, 0.0), 1000.5 * ln2_128,
-                            -2000.5 * ln2_128, 0x1.8p+5, -0x1.8p+5,
-                            // worst cases seen in accuracy runs (not correctly rounded)
-                            -0xa.84f9c9d0f749p+6, 0xd.779a5926697f8p-2, 0xa.0a0170db25258p+6,
-                            -0xb.10419e531789p+6, -0x9.f44d93ca6dba8p+6};
+  std::vector<double> ed = {
+      1.0, -1.0, 0.5, 2.0, 10.0, -10.0, 100.0, -100.0, 0x1p-30, -0x1p-30, 0x1p-53, -0x1p-54, 0x1.0000000000001p-54,
+      1e-300, -1e-300, 0x1.62e42fefa39efp-1, 700.0, 709.5, 0x1.62e42fefa39efp+9, 0x1.62e42fefa39eep+9, -700.0, -708.5,
+      -709.0, -720.0, -740.0, -745.0, -0x1.74910d52d3051p+9, -0x1.74910d52d3050p+9, 512.0, -512.0,
+      std::nextafter(512.0, 0.0), -std::nextafter(512.0, 0.0), 1000.5 * ln2_128, -2000.5 * ln2_128, 0x1.8p+5, -0x1.8p+5,
+      // worst cases seen in accuracy runs (not correctly rounded)
+      -0xa.84f9c9d0f749p+6, 0xd.779a5926697f8p-2, 0xa.0a0170db25258p+6, -0xb.10419e531789p+6, -0x9.f44d93ca6dba8p+6};
   for (int i = 0; i < 48; ++i) ed.push_back(uniform(-745.0, 709.0));
   for (int i = 0; i < 24; ++i) ed.push_back(uniform(-20.0, 20.0));
   for (int i = 0; i < 16; ++i) ed.push_back(uniform(-745.13, -708.4));  // subnormal results
   emit_double("exp_double_refs", fn::exp, ed);
 
-  std::vector<float> ef = {1.0f, -1.0f, 0.5f, 10.0f, -10.0f, 0x1p-20f, -0x1p-25f, 0x1p-126f,
-                           88.0f, 0x1.62e42ep+6f, -87.0f, -100.0f, -103.0f, -0x1.9fe368p+6f,
-                           -0x1.9fe366p+6f};
+  std::vector<float> ef = {1.0f,  -1.0f,          0.5f,   10.0f,   -10.0f,  0x1p-20f,        -0x1p-25f,      0x1p-126f,
+                           88.0f, 0x1.62e42ep+6f, -87.0f, -100.0f, -103.0f, -0x1.9fe368p+6f, -0x1.9fe366p+6f};
   for (int i = 0; i < 48; ++i) ef.push_back(static_cast<float>(uniform(-103.9, 88.7)));
   for (int i = 0; i < 16; ++i) ef.push_back(static_cast<float>(uniform(-103.9, -87.4)));
   emit_float("exp_float_refs", fn::exp, ef);
 
-  std::vector<double> sd = {2.0, 3.0, 0.5, 0x1p-1074, 0x1p-1073, 0x1.fffffffffffffp-1023,
-                            0x1p-1022, 0x1.fffffffffffffp+1023, 1e-310, 0x1.0000000000001p+0,
-                            0x1.fffffffffffffp+0, 0x1.ffffffffffffep+1, 4.0, 1e300};
+  std::vector<double> sd = {2.0,
+                            3.0,
+                            0.5,
+                            0x1p-1074,
+                            0x1p-1073,
+                            0x1.fffffffffffffp-1023,
+                            0x1p-1022,
+                            0x1.fffffffffffffp+1023,
+                            1e-310,
+                            0x1.0000000000001p+0,
+                            0x1.fffffffffffffp+0,
+                            0x1.ffffffffffffep+1,
+                            4.0,
+                            1e300};
   for (int i = 0; i < 48; ++i) sd.push_back(std::bit_cast<double>(next() >> 2 | 0x10000000000000u));
   for (int i = 0; i < 16; ++i) sd.push_back(std::bit_cast<double>(next() >> (12 + next() % 50)));
   emit_double("sqrt_double_refs", fn::sqrt, sd);
 
-  std::vector<float> sf = {2.0f, 3.0f, 0x1p-149f, 0x1p-148f, 0x1.fffffep+127f, 0x1p-126f, 5e-39f,
-                           0x1.000002p+0f, 0x1.fffffep+0f};
+  std::vector<float> sf = {2.0f,      3.0f,   0x1p-149f,      0x1p-148f,     0x1.fffffep+127f,
+                           0x1p-126f, 5e-39f, 0x1.000002p+0f, 0x1.fffffep+0f};
   for (int i = 0; i < 32; ++i) {
     sf.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(next() % 0x7f800000u)));
   }
   emit_float("sqrt_float_refs", fn::sqrt, sf);
 
-  std::vector<double> el = {1.0, -1.0, 0.5, 10.0, -10.0, 0x1p-40, 700.0, -700.0, 11000.0,
-                            -11000.0, 11356.0, -11355.0, -11380.0, -11390.5};
+  std::vector<double> el = {1.0,    -1.0,    0.5,      10.0,    -10.0,    0x1p-40,  700.0,
+                            -700.0, 11000.0, -11000.0, 11356.0, -11355.0, -11380.0, -11390.5};
   for (int i = 0; i < 32; ++i) el.push_back(uniform(-11350.0, 11350.0));
   emit_long("exp_long_refs", fn::exp, el);
   std::vector<double> sl = {2.0, 3.0, 0.5, 1e300, 1e-300, 0x1p-1074};

@@ -41,11 +41,9 @@ struct format {
 constexpr format fmt_float{24, -148, 128, -149};
 constexpr format fmt_double{53, -1073, 1024, -1074};
 constexpr format fmt_long{std::numeric_limits<long double>::digits,
-                          std::numeric_limits<long double>::min_exponent -
-                              std::numeric_limits<long double>::digits + 1,
+                          std::numeric_limits<long double>::min_exponent - std::numeric_limits<long double>::digits + 1,
                           std::numeric_limits<long double>::max_exponent,
-                          std::numeric_limits<long double>::min_exponent -
-                              std::numeric_limits<long double>::digits};
+                          std::numeric_limits<long double>::min_exponent - std::numeric_limits<long double>::digits};
 
 struct stats {
   const char* name;
@@ -54,9 +52,8 @@ struct stats {
   double max_ulp = 0;
   long double worst_x = 0;
   void print() const {
-    std::printf("%-34s n=%-12" PRIu64 " max_ulp=%.6f at x=%La  not_correctly_rounded=%" PRIu64
-                " (%.3g%%)\n",
-                name, count, max_ulp, worst_x, not_cr,
+    std::printf("%-34s n=%-12" PRIu64 " max_ulp=%.6f at x=%La  not_correctly_rounded=%" PRIu64 " (%.3g%%)\n", name,
+                count, max_ulp, worst_x, not_cr,
                 count ? 100.0 * static_cast<double>(not_cr) / static_cast<double>(count) : 0.0);
     std::fflush(stdout);
   }
@@ -74,9 +71,7 @@ class checker {
     mpfr_init2(diff_, wide + 160);
     mpfr_init2(cr_, f.prec);
   }
-  ~checker() {
-    mpfr_clears(ref_, in_, got_, diff_, cr_, static_cast<mpfr_ptr>(nullptr));
-  }
+  ~checker() { mpfr_clears(ref_, in_, got_, diff_, cr_, static_cast<mpfr_ptr>(nullptr)); }
   checker(const checker&) = delete;
   checker& operator=(const checker&) = delete;
 
@@ -168,7 +163,7 @@ void require(bool ok, const char* what) {
 
 // Documented bounds (docs/math.md); the program fails when a run exceeds them.
 constexpr double exp_double_bound = 0.52;
-constexpr double exp_long_bound = 0.52;        // normal results, x87 80-bit
+constexpr double exp_long_bound = 0.52;           // normal results, x87 80-bit
 constexpr double exp_long_subnormal_bound = 1.0;  // results below LDBL_MIN (two roundings)
 
 double next_up(double x) { return std::nextafter(x, std::numeric_limits<double>::infinity()); }
@@ -198,8 +193,7 @@ void exp_double_random(std::uint64_t n, std::uint64_t seed) {
   checker c(fmt_double, 128);
   stats uni{"exp double uniform in finite range"}, bits{"exp double random bit patterns"};
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> dist(cxmat::detail::exp_underflow_d,
-                                              cxmat::detail::exp_overflow_d);
+  std::uniform_real_distribution<double> dist(cxmat::detail::exp_underflow_d, cxmat::detail::exp_overflow_d);
   for (std::uint64_t i = 0; i < n / 2; ++i) {
     const double x = dist(rng);
     c.check(fn::exp, x, cxmat::exp(x), uni);
@@ -213,8 +207,7 @@ void exp_double_random(std::uint64_t n, std::uint64_t seed) {
   }
   uni.print();
   bits.print();
-  require(uni.max_ulp <= exp_double_bound && bits.max_ulp <= exp_double_bound,
-          "exp(double) within 0.52 ulp");
+  require(uni.max_ulp <= exp_double_bound && bits.max_ulp <= exp_double_bound, "exp(double) within 0.52 ulp");
 }
 
 // ---- exp, double: structured hard cases --------------------------------------------------------
@@ -234,33 +227,41 @@ void exp_double_hard(std::uint64_t scale, std::uint64_t seed) {
   {
     // |x| = 2^-e * (1 + u) for every binade e in 1..1074, both signs.
     stats s{"exp double tiny |x|"};
-    worst = std::max(worst, run(s, [&](std::uint64_t i) {
-      const int e = 1 + static_cast<int>(i % 1074);
-      const double m = 1.0 + static_cast<double>(rng() >> 12) * 0x1p-52;
-      return ((i / 1074) % 2 ? -1.0 : 1.0) * std::ldexp(m, -e);
-    }, 1074 * 2 * scale));
+    worst = std::max(worst, run(
+                                s,
+                                [&](std::uint64_t i) {
+                                  const int e = 1 + static_cast<int>(i % 1074);
+                                  const double m = 1.0 + static_cast<double>(rng() >> 12) * 0x1p-52;
+                                  return ((i / 1074) % 2 ? -1.0 : 1.0) * std::ldexp(m, -e);
+                                },
+                                1074 * 2 * scale));
   }
   {
     // x within a few ulps of k*ln2 and of the table cell edges (k + 1/2) ln2/128.
     stats s{"exp double near k*ln2/128 edges"};
     const std::int64_t kmin = -137500, kmax = 131000;
     const std::uint64_t per = 2 * scale;
-    worst = std::max(worst, run(s, [&](std::uint64_t i) {
-      const std::int64_t k = kmin + static_cast<std::int64_t>(i / (2 * per));
-      const double half = (i / per) % 2 ? 0.5 : 0.0;
-      double x = (static_cast<double>(k) + half) * (ln2 / 128);
-      const auto off = static_cast<std::int64_t>(i % per) - static_cast<std::int64_t>(per / 2);
-      for (std::int64_t j = 0; j < (off < 0 ? -off : off); ++j) x = off < 0 ? next_down(x) : next_up(x);
-      return std::clamp(x, cxmat::detail::exp_underflow_d, cxmat::detail::exp_overflow_d);
-    }, static_cast<std::uint64_t>(kmax - kmin) * 2 * per));
+    worst = std::max(worst, run(
+                                s,
+                                [&](std::uint64_t i) {
+                                  const std::int64_t k = kmin + static_cast<std::int64_t>(i / (2 * per));
+                                  const double half = (i / per) % 2 ? 0.5 : 0.0;
+                                  double x = (static_cast<double>(k) + half) * (ln2 / 128);
+                                  const auto off =
+                                      static_cast<std::int64_t>(i % per) - static_cast<std::int64_t>(per / 2);
+                                  for (std::int64_t j = 0; j < (off < 0 ? -off : off); ++j)
+                                    x = off < 0 ? next_down(x) : next_up(x);
+                                  return std::clamp(x, cxmat::detail::exp_underflow_d, cxmat::detail::exp_overflow_d);
+                                },
+                                static_cast<std::uint64_t>(kmax - kmin) * 2 * per));
   }
   {
     // The last 2^20 doubles below the overflow threshold and the first ones above it.
     stats s{"exp double near overflow threshold"};
     double x = cxmat::detail::exp_overflow_d;
     for (int j = 0; j < 16; ++j) x = next_up(x);
-    worst = std::max(worst, run(s, [&](std::uint64_t) { return x = next_down(x); },
-                                (1u << 16) * scale));
+    worst = std::max(worst, run(
+                                s, [&](std::uint64_t) { return x = next_down(x); }, (1u << 16) * scale));
   }
   {
     // Around the underflow threshold, in the subnormal range and across 2^-1022.
@@ -268,18 +269,21 @@ void exp_double_hard(std::uint64_t scale, std::uint64_t seed) {
     std::uniform_real_distribution<double> dist(-745.2, -708.0);
     double x = cxmat::detail::exp_underflow_d;
     for (int j = 0; j < 16; ++j) x = next_down(x);
-    worst = std::max(worst, run(s, [&](std::uint64_t i) {
-      if (i < (1u << 14)) return x = next_up(x);
-      return dist(rng);
-    }, (1u << 14) + (1u << 16) * scale));
+    worst = std::max(worst, run(
+                                s,
+                                [&](std::uint64_t i) {
+                                  if (i < (1u << 14)) return x = next_up(x);
+                                  return dist(rng);
+                                },
+                                (1u << 14) + (1u << 16) * scale));
   }
   {
     // Large |x| between 512 and the thresholds (the scaled special path).
     stats s{"exp double 512 <= |x| (special path)"};
     std::uniform_real_distribution<double> dist(512.0, cxmat::detail::exp_overflow_d);
-    worst = std::max(worst, run(s, [&](std::uint64_t i) {
-      return i % 2 ? dist(rng) : -dist(rng);
-    }, (1u << 16) * scale));
+    worst =
+        std::max(worst, run(
+                            s, [&](std::uint64_t i) { return i % 2 ? dist(rng) : -dist(rng); }, (1u << 16) * scale));
   }
   require(worst <= exp_double_bound, "exp(double) hard cases within 0.52 ulp");
 }
@@ -290,24 +294,46 @@ void exp_special_values() {
   checker cf(fmt_float, 64);
   stats s{"exp special values"}, sf{"exp float special values"};
   const double inf = std::numeric_limits<double>::infinity();
-  const double d[] = {0.0, -0.0, inf, -inf, std::numeric_limits<double>::quiet_NaN(), 1e300,
-                      -1e300, 0x1p-1074, -0x1p-1074, cxmat::detail::exp_overflow_d,
-                      next_up(cxmat::detail::exp_overflow_d), cxmat::detail::exp_underflow_d,
-                      next_down(cxmat::detail::exp_underflow_d), 709.0, -708.0, 512.0,
-                      -512.0, next_down(512.0), -next_down(512.0), 0x1p-54, -0x1p-54,
+  const double d[] = {0.0,
+                      -0.0,
+                      inf,
+                      -inf,
+                      std::numeric_limits<double>::quiet_NaN(),
+                      1e300,
+                      -1e300,
+                      0x1p-1074,
+                      -0x1p-1074,
+                      cxmat::detail::exp_overflow_d,
+                      next_up(cxmat::detail::exp_overflow_d),
+                      cxmat::detail::exp_underflow_d,
+                      next_down(cxmat::detail::exp_underflow_d),
+                      709.0,
+                      -708.0,
+                      512.0,
+                      -512.0,
+                      next_down(512.0),
+                      -next_down(512.0),
+                      0x1p-54,
+                      -0x1p-54,
                       next_down(0x1p-54)};
   for (double x : d) cd.check(fn::exp, x, cxmat::exp(x), s);
   const float finf = std::numeric_limits<float>::infinity();
-  const float f[] = {0.0f, -0.0f, finf, -finf, std::numeric_limits<float>::quiet_NaN(), 1e30f,
-                     -1e30f, cxmat::detail::exp_overflow_f, cxmat::detail::exp_underflow_f,
+  const float f[] = {0.0f,
+                     -0.0f,
+                     finf,
+                     -finf,
+                     std::numeric_limits<float>::quiet_NaN(),
+                     1e30f,
+                     -1e30f,
+                     cxmat::detail::exp_overflow_f,
+                     cxmat::detail::exp_underflow_f,
                      std::nextafter(cxmat::detail::exp_overflow_f, finf),
                      std::nextafter(cxmat::detail::exp_underflow_f, -finf)};
   for (float x : f) cf.check(fn::exp, x, cxmat::exp(x), sf);
   s.print();
   sf.print();
   require(s.not_cr == 0 && sf.not_cr == 0, "exp special values exact");
-  require(std::signbit(cxmat::exp(-inf)) == 0 && std::signbit(cxmat::exp(-1e300)) == 0,
-          "exp underflow gives +0");
+  require(std::signbit(cxmat::exp(-inf)) == 0 && std::signbit(cxmat::exp(-1e300)) == 0, "exp underflow gives +0");
 }
 
 // ---- long double -------------------------------------------------------------------------------
@@ -333,8 +359,8 @@ void exp_long(std::uint64_t n, std::uint64_t seed) {
   for (std::uint64_t i = 0; i < n / 8; ++i) {
     // |x| = 2^-e (1 + u): tiny arguments with full 64-bit significands.
     const int e = static_cast<int>(rng() % 70);
-    const long double x = (rng() % 2 ? -1.0L : 1.0L) *
-                          std::ldexp(1.0L + static_cast<long double>(rng() >> 1) * 0x1p-63L, -e);
+    const long double x =
+        (rng() % 2 ? -1.0L : 1.0L) * std::ldexp(1.0L + static_cast<long double>(rng() >> 1) * 0x1p-63L, -e);
     c.check(fn::exp, x, cxmat::exp(x), tiny);
   }
   normal.print();
@@ -342,8 +368,7 @@ void exp_long(std::uint64_t n, std::uint64_t seed) {
   sub.print();
   require(normal.max_ulp <= exp_long_bound && tiny.max_ulp <= exp_long_bound,
           "exp(long double) within documented bound");
-  require(sub.max_ulp <= exp_long_subnormal_bound,
-          "exp(long double) subnormal within documented bound");
+  require(sub.max_ulp <= exp_long_subnormal_bound, "exp(long double) subnormal within documented bound");
 }
 
 // ---- sqrt --------------------------------------------------------------------------------------
@@ -366,8 +391,8 @@ void sqrt_float_all(std::uint64_t stride) {
 
 void sqrt_double_random(std::uint64_t n, std::uint64_t seed) {
   checker c(fmt_double, 128);
-  stats s{"sqrt double random bit patterns"}, sub{"sqrt double subnormals"},
-      edge{"sqrt double binade edges"}, soft{"sqrt double, software method"};
+  stats s{"sqrt double random bit patterns"}, sub{"sqrt double subnormals"}, edge{"sqrt double binade edges"},
+      soft{"sqrt double, software method"};
   std::mt19937_64 rng(seed);
   // Both cxmat::sqrt and the software method used in constant evaluation.
   auto both = [&](double x, stats& st) {
@@ -392,8 +417,7 @@ void sqrt_double_random(std::uint64_t n, std::uint64_t seed) {
   sub.print();
   edge.print();
   soft.print();
-  require(s.not_cr == 0 && sub.not_cr == 0 && edge.not_cr == 0 && soft.not_cr == 0,
-          "sqrt(double) correctly rounded");
+  require(s.not_cr == 0 && sub.not_cr == 0 && edge.not_cr == 0 && soft.not_cr == 0, "sqrt(double) correctly rounded");
 }
 
 void sqrt_long(std::uint64_t n, std::uint64_t seed) {
@@ -432,12 +456,10 @@ int main(int argc, char** argv) {
   }
   const bool full = mode != "--sample";  // a single --part runs at full size
   auto want = [&](const char* p) { return mode != "--part" || part == p; };
-  auto pick = [&](std::uint64_t sample, std::uint64_t full_n) {
-    return count ? count : (full ? full_n : sample);
-  };
+  auto pick = [&](std::uint64_t sample, std::uint64_t full_n) { return count ? count : (full ? full_n : sample); };
   const auto t0 = std::chrono::steady_clock::now();
-  std::printf("cxmat math accuracy (%s), reference MPFR %s, seed %" PRIu64 "\n", mode.c_str(),
-              mpfr_get_version(), seed);
+  std::printf("cxmat math accuracy (%s), reference MPFR %s, seed %" PRIu64 "\n", mode.c_str(), mpfr_get_version(),
+              seed);
   if (want("exp-special")) exp_special_values();
   if (want("exp-float")) exp_float_all(count ? count : (full ? 1 : 4099));
   if (want("exp-double")) exp_double_random(pick(400000, 100000000), seed);
@@ -446,8 +468,7 @@ int main(int argc, char** argv) {
   if (want("sqrt-float")) sqrt_float_all(count ? count : (full ? 1 : 1021));
   if (want("sqrt-double")) sqrt_double_random(pick(400000, 100000000), seed + 3);
   if (want("sqrt-long")) sqrt_long(pick(100000, 10000000), seed + 4);
-  const double secs =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("%s in %.1f s\n", failed ? "FAILED" : "all bounds hold", secs);
   mpfr_free_cache();
   return failed ? 1 : 0;

@@ -6,11 +6,11 @@
 #include <limits>
 #include <type_traits>
 
-#include <cxmat/ops/arithmetic.hpp>
 #include <cxmat/attention/detail/constant_checks.hpp>
 #include <cxmat/attention/options.hpp>
-#include <cxmat/kernels/attention.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/kernels/attention.hpp>
+#include <cxmat/ops/arithmetic.hpp>
 
 namespace cxmat::detail {
 

@@ -4,12 +4,12 @@
 
 #include <cstddef>
 
+#include <cxmat/attention/detail/apply_options.hpp>
 #include <cxmat/attention/options.hpp>
 #include <cxmat/attention/rules.hpp>
-#include <cxmat/attention/detail/apply_options.hpp>
-#include <cxmat/kernels/attention.hpp>
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/kernels/attention.hpp>
 
 namespace cxmat::detail {
 
@@ -23,7 +23,6 @@ struct store_head_weights {
     for (std::size_t j = 0; j < Weights::cols; ++j) weights->items[head].elems[query][j] = row[j];
   }
 };
-
 
 // Query head h attends with key/value head h / (H / H_kv), using column blocks of q, k, v, and
 // writes column block h of out. A plain loop over heads: equal-width heads need no type-level
@@ -55,17 +54,17 @@ constexpr auto heads_of_projections(const matrix<T, L, QW>& q, const matrix<T, S
   check_scores(q.elems, k.elems, QW.size / H, divisor, opts...);
   check_values(v.elems);
   matrix<T, L, concat_width<H, Hkv, VW>> out{};
-  grouped_heads<H, Hkv>(q.elems, k.elems, v.elems, out.elems, divisor,
-                        make_score_mod<T>(L.size, S1.size, opts...), weights);
+  grouped_heads<H, Hkv>(q.elems, k.elems, v.elems, out.elems, divisor, make_score_mod<T>(L.size, S1.size, opts...),
+                        weights);
   return out;
 }
 
 // Projections of X_q and X_kv (with their biases, if given), then the heads.
-template <std::size_t H, std::size_t Hkv, class T, extent L, extent DQ, extent S, extent DKV, extent QW,
-          extent KW, extent VW, extent DQq, extent DKk, extent DKv, class Weights, class... O>
-constexpr auto grouped_attention(const matrix<T, L, DQ>& xq, const matrix<T, S, DKV>& xkv,
-                                 const matrix<T, DQq, QW>& wq, const matrix<T, DKk, KW>& wk,
-                                 const matrix<T, DKv, VW>& wv, Weights* weights, const O&... opts) noexcept {
+template <std::size_t H, std::size_t Hkv, class T, extent L, extent DQ, extent S, extent DKV, extent QW, extent KW,
+          extent VW, extent DQq, extent DKk, extent DKv, class Weights, class... O>
+constexpr auto grouped_attention(const matrix<T, L, DQ>& xq, const matrix<T, S, DKV>& xkv, const matrix<T, DQq, QW>& wq,
+                                 const matrix<T, DKk, KW>& wk, const matrix<T, DKv, VW>& wv, Weights* weights,
+                                 const O&... opts) noexcept {
   return heads_of_projections<H, Hkv>(project<projection::query>(xq, wq, opts...),
                                       project<projection::key>(xkv, wk, opts...),
                                       project<projection::value>(xkv, wv, opts...), weights, opts...);

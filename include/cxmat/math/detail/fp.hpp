@@ -5,16 +5,15 @@
 // evaluation never fuses a*b+c into one rounding, but compilers do at run time when the target
 // has FMA (GCC by default, even in ISO mode; Clang within an expression). So:
 //  - Clang: CXMAT_DETAIL_STRICT_FP, placed first in a function body, forbids contraction and
-//    reassociation there (and any other -ffast-math licence) (honoured unless the user passes -ffp-contract=fast, which Clang
-//    documents as overriding pragmas; -ffp-contract=fast-honor-pragmas is fine).
+//    reassociation there (and any other -ffast-math licence) (honoured unless the user passes -ffp-contract=fast, which
+//    Clang documents as overriding pragmas; -ffp-contract=fast-honor-pragmas is fine).
 //  - GCC has no such local switch that keeps inlining, so where the target has a fused
 //    multiply-add every a*b+c is written as an explicit __builtin_fma: the one fusion policy,
 //    CXMAT_DETAIL_EXPLICIT_FMA in cxmat/math/fp.hpp, which the run-time kernels follow too.
 
 #if defined(__clang__)
-#define CXMAT_DETAIL_STRICT_FP                                                       \
-  _Pragma("float_control(precise, on)") _Pragma("clang fp contract(off)") \
-      _Pragma("clang fp reassociate(off)")
+#define CXMAT_DETAIL_STRICT_FP \
+  _Pragma("float_control(precise, on)") _Pragma("clang fp contract(off)") _Pragma("clang fp reassociate(off)")
 #else
 #define CXMAT_DETAIL_STRICT_FP
 #endif
