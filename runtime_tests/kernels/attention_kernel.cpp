@@ -19,7 +19,7 @@ namespace {
 
 using cxmat::matrix;
 using kernel_test::generated;
-using kernel_test::opaque;
+using kernel_test::at_run_time;
 
 template <std::size_t L, std::size_t S, std::size_t DK, std::size_t DV>
 struct shape {
@@ -80,9 +80,9 @@ long double bound(const Q& q, const K& k, const V& v) {
 
 template <class T, std::size_t L, std::size_t S, std::size_t DK, std::size_t DV>
 void check_against_reference(std::uint64_t seed) {
-  const auto q = opaque(generated<matrix<T, L, DK>>(seed, 2.0));
-  const auto k = opaque(generated<matrix<T, S, DK>>(seed + 1, 2.0));
-  const auto v = opaque(generated<matrix<T, S, DV>>(seed + 2));
+  const auto q = at_run_time(generated<matrix<T, L, DK>>(seed, 2.0));
+  const auto k = at_run_time(generated<matrix<T, S, DK>>(seed + 1, 2.0));
+  const auto v = at_run_time(generated<matrix<T, S, DV>>(seed + 2));
   const long double tol = bound(q, k, v);
   for (const bool causal : {false, true}) {
     const auto out = causal ? cxmat::scaled_dot_product_attention(q, k, v, cxmat::causal)
@@ -112,9 +112,9 @@ template <class T, std::size_t L, std::size_t S, std::size_t DK, std::size_t DV,
 void check_paths_agree() {
   constexpr auto plain = attention_at_compile_time<T, L, S, DK, DV>(Seed, false);
   constexpr auto causal = attention_at_compile_time<T, L, S, DK, DV>(Seed, true);
-  const auto q = opaque(generated<matrix<T, L, DK>>(Seed, 2.0));
-  const auto k = opaque(generated<matrix<T, S, DK>>(Seed + 1, 2.0));
-  const auto v = opaque(generated<matrix<T, S, DV>>(Seed + 2));
+  const auto q = at_run_time(generated<matrix<T, L, DK>>(Seed, 2.0));
+  const auto k = at_run_time(generated<matrix<T, S, DK>>(Seed + 1, 2.0));
+  const auto v = at_run_time(generated<matrix<T, S, DV>>(Seed + 2));
   // Both paths are within bound() of the exact value.
   const long double tol = 2 * bound(q, k, v);
   const auto rt_plain = cxmat::scaled_dot_product_attention(q, k, v);
@@ -142,10 +142,10 @@ matrix<typename M::value_type, M::rows, W> block(const M& m, std::size_t h) {
 
 template <class T, std::size_t N, std::size_t D, std::size_t H>
 void check_forms_agree(std::uint64_t seed) {
-  const auto x = opaque(generated<matrix<T, N, D>>(seed));
-  const auto wq = opaque(generated<matrix<T, D, D>>(seed + 1));
-  const auto wk = opaque(generated<matrix<T, D, D>>(seed + 2));
-  const auto wv = opaque(generated<matrix<T, D, D>>(seed + 3));
+  const auto x = at_run_time(generated<matrix<T, N, D>>(seed));
+  const auto wq = at_run_time(generated<matrix<T, D, D>>(seed + 1));
+  const auto wk = at_run_time(generated<matrix<T, D, D>>(seed + 2));
+  const auto wv = at_run_time(generated<matrix<T, D, D>>(seed + 3));
   const auto both = cxmat::multi_head_attention_with_weights<H>(x, wq, wk, wv);
   INFO("N " << N << " D " << D << " H " << H);
   // Weights handed to the sink by the block softmax = weights computed row by row.

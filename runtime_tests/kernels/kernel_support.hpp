@@ -10,6 +10,8 @@
 
 #include <cxmat/core/matrix.hpp>
 
+#include "test_support/runtime_value.hpp"
+
 namespace kernel_test {
 
 /// Whether the run-time kernels may fuse a multiply and an add (one rounding instead of two):
@@ -45,19 +47,9 @@ constexpr M generated(std::uint64_t seed, double scale = 1.0) {
   return m;
 }
 
-/// A copy of m made through a volatile, so that its values are unknown to the optimiser and the
+/// A copy of m the optimiser cannot see through (test_support/runtime_value.hpp), so that the
 /// run-time path is what runs.
-template <class M>
-M opaque(const M& m) {
-  M out{};
-  for (std::size_t i = 0; i < M::rows; ++i) {
-    for (std::size_t j = 0; j < M::cols; ++j) {
-      volatile typename M::value_type v = m(i, j);
-      out(i, j) = v;
-    }
-  }
-  return out;
-}
+using cxmat_test::at_run_time;
 
 template <class T>
 inline constexpr long double eps = std::numeric_limits<T>::epsilon();

@@ -4,7 +4,7 @@
 // exactly +0. One check, two modes: each is a constexpr function, evaluated in a static_assert
 // (the plain kernels) and at run time on opaque copies (the run-time kernels of this build's
 // packet width). The reference is the same library call on the smaller key set, built here.
-#include "catch.hpp"
+#include "test_support/catch.hpp"
 
 #include <bit>
 #include <cstddef>
@@ -183,11 +183,11 @@ TEMPLATE_TEST_CASE("run time: a masked key contributes exactly nothing, wherever
                    double) {
   for (pattern p : {pattern::start, pattern::middle, pattern::alternating, pattern::trailing, pattern::random}) {
     CAPTURE(static_cast<int>(p));
-    const auto allowed = kernel_test::opaque(allowed_keys(p));
+    const auto allowed = kernel_test::at_run_time(allowed_keys(p));
     inputs<TestType> in = poisoned<TestType>(allowed_keys(p), true);
-    in.q = kernel_test::opaque(in.q);
-    in.k = kernel_test::opaque(in.k);
-    in.v = kernel_test::opaque(in.v);
+    in.q = kernel_test::at_run_time(in.q);
+    in.k = kernel_test::at_run_time(in.k);
+    in.v = kernel_test::at_run_time(in.v);
     CHECK(masked_equals_removed(in, allowed));
     CHECK(fully_masked_row_is_zero(in, allowed));
   }
@@ -198,7 +198,7 @@ TEST_CASE("run time: an attended key with an infinite value makes its outputs in
   auto in = poisoned<double>(allowed, true);
   // Key 0 is seen by every query (the middle pattern masks keys 8 to 15) with weight > 0.
   in.v.elems[0][3] = std::numeric_limits<double>::infinity();
-  in.v = kernel_test::opaque(in.v);
+  in.v = kernel_test::at_run_time(in.v);
   const auto out = cxmat::scaled_dot_product_attention(in.q, in.k, in.v, cxmat::mask(allowed));
   for (std::size_t i = 0; i < L; ++i) {
     CHECK(out(i, 3) == std::numeric_limits<double>::infinity());

@@ -15,7 +15,7 @@
 namespace {
 
 using kernel_test::generated;
-using kernel_test::opaque;
+using kernel_test::at_run_time;
 
 template <std::size_t M, std::size_t K, std::size_t N>
 struct shape {
@@ -49,8 +49,8 @@ long double error_ratio(const A& a, const B& b, const C& c) {
 
 template <class T, std::size_t M, std::size_t K, std::size_t N>
 void check_run_time_product(std::uint64_t seed) {
-  const auto a = opaque(generated<cxmat::matrix<T, M, K>>(seed));
-  const auto b = opaque(generated<cxmat::matrix<T, K, N>>(seed + 1));
+  const auto a = at_run_time(generated<cxmat::matrix<T, M, K>>(seed));
+  const auto b = at_run_time(generated<cxmat::matrix<T, K, N>>(seed + 1));
   const auto c = cxmat::matmul(a, b);
   INFO("M = " << M << ", K = " << K << ", N = " << N);
   CHECK(error_ratio(a, b, c) <= 1.0L);
@@ -65,8 +65,8 @@ constexpr cxmat::matrix<T, M, N> product_at_compile_time(std::uint64_t seed) {
 template <class T, std::size_t M, std::size_t K, std::size_t N, std::uint64_t Seed>
 void check_paths_agree() {
   constexpr auto at_compile_time = product_at_compile_time<T, M, K, N>(Seed);
-  const auto a = opaque(generated<cxmat::matrix<T, M, K>>(Seed));
-  const auto b = opaque(generated<cxmat::matrix<T, K, N>>(Seed + 1));
+  const auto a = at_run_time(generated<cxmat::matrix<T, M, K>>(Seed));
+  const auto b = at_run_time(generated<cxmat::matrix<T, K, N>>(Seed + 1));
   const auto at_run_time = cxmat::matmul(a, b);
   INFO("M = " << M << ", K = " << K << ", N = " << N);
   // Both sum over k in increasing order; they may differ only where the run-time kernel fuses a

@@ -62,10 +62,11 @@ constexpr matrix<detail::element_of<Q>, Q::row_extent, V::col_extent> scaled_dot
   using T = detail::element_of<Q>;
   const T divisor = detail::score_divisor<T, O...>(Q::cols);
   detail::check_scores(q.elems, k.elems, Q::cols, divisor, opts...);
-  detail::check_values(v.elems);
+  const auto score_mod = detail::make_score_mod<T>(Q::rows, K::rows, opts...);
+  detail::check_values(v.elems, detail::key_visibility<T, decltype(score_mod)>{score_mod, Q::rows});
   matrix<T, Q::row_extent, V::col_extent> out{};
-  detail::attend<Q::cols, V::cols>(q.elems, 0, k.elems, 0, v.elems, 0, out.elems, 0, divisor,
-                                   detail::make_score_mod<T>(Q::rows, K::rows, opts...), detail::discard_weights{});
+  detail::attend<Q::cols, V::cols>(q.elems, 0, k.elems, 0, v.elems, 0, out.elems, 0, divisor, score_mod,
+                                   detail::discard_weights{});
   return out;
 }
 

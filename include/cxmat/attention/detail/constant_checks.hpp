@@ -158,13 +158,34 @@ constexpr void check_scores(const T (&q)[L][QW], const T (&k)[S][KW], std::size_
   }
 }
 
-/// The values, in constant evaluation: finite (their weighted mean then is too).
-template <class T, std::size_t S, std::size_t VW>
-constexpr void check_values(const T (&v)[S][VW]) noexcept {
+/// Whether some query sees key j once the call's options are applied (a score of -inf is a
+/// masked one): a masked key's value contributes nothing, whatever it holds.
+template <class T, class ScoreMod>
+struct key_visibility {
+  const ScoreMod& score_mod;
+  std::size_t queries;
+  constexpr bool operator()(std::size_t j) const noexcept {
+    for (std::size_t i = 0; i < queries; ++i) {
+      if (score_mod(i, j, T(0)) != -std::numeric_limits<T>::infinity()) return true;
+    }
+    return false;
+  }
+};
+
+/// The values, in constant evaluation: finite in every row some query sees (the weighted mean
+/// of finite values is finite; a row no query sees is skipped, as masks mean removal).
+template <class T, std::size_t S, std::size_t VW, class KeyVisible>
+constexpr void check_values(const T (&v)[S][VW], const KeyVisible& visible) noexcept {
   if constexpr (checks_values_v<T>) {
     if (!in_constant_evaluation()) return;
-    T mv{};
-    if (!all_finite(v, mv)) input_must_be_finite_in_a_constant_expression<input::values>();
+    constexpr T inf = std::numeric_limits<T>::infinity();
+    for (std::size_t j = 0; j < S; ++j) {
+      if (!visible(j)) continue;
+      for (std::size_t c = 0; c < VW; ++c) {
+        const T x = v[j][c];
+        if (!(x == x) || x == inf || x == -inf) input_must_be_finite_in_a_constant_expression<input::values>();
+      }
+    }
   }
 }
 

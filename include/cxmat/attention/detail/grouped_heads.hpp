@@ -52,10 +52,10 @@ constexpr auto heads_of_projections(const matrix<T, L, QW>& q, const matrix<T, S
                                     Weights* weights, const O&... opts) noexcept {
   const T divisor = score_divisor<T, O...>(QW.size / H);
   check_scores(q.elems, k.elems, QW.size / H, divisor, opts...);
-  check_values(v.elems);
+  const auto score_mod = make_score_mod<T>(L.size, S1.size, opts...);
+  check_values(v.elems, key_visibility<T, decltype(score_mod)>{score_mod, L.size});
   matrix<T, L, concat_width<H, Hkv, VW>> out{};
-  grouped_heads<H, Hkv>(q.elems, k.elems, v.elems, out.elems, divisor, make_score_mod<T>(L.size, S1.size, opts...),
-                        weights);
+  grouped_heads<H, Hkv>(q.elems, k.elems, v.elems, out.elems, divisor, score_mod, weights);
   return out;
 }
 
