@@ -18,8 +18,8 @@
 namespace {
 
 using cxmat::matrix;
-using kernel_test::generated;
 using kernel_test::at_run_time;
+using kernel_test::generated;
 
 template <std::size_t L, std::size_t S, std::size_t DK, std::size_t DV>
 struct shape {

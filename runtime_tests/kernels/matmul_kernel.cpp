@@ -14,8 +14,8 @@
 
 namespace {
 
-using kernel_test::generated;
 using kernel_test::at_run_time;
+using kernel_test::generated;
 
 template <std::size_t M, std::size_t K, std::size_t N>
 struct shape {

@@ -17,8 +17,8 @@
 
 namespace {
 
-using kernel_test::generated;
 using kernel_test::at_run_time;
+using kernel_test::generated;
 
 // Longer than a packet of any width, with a tail for every width.
 constexpr std::size_t long_row = 37;
