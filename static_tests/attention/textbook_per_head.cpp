@@ -50,10 +50,12 @@ static_assert(Y == X);
 [[maybe_unused]] constexpr matrix<double, d_other, d_model> Wo_other{};  // used by the C++20 probe only
 using head0 =
     cxmat::attention_head<matrix<double, d_model, d_k>, matrix<double, d_model, d_k>, matrix<double, d_model, d_v>>;
-static_assert(!cxmat::rules_hold<cxmat::rules_of::per_head_attention_wo<
-                  matrix<double, n, d_model>, matrix<double, d_other, d_model>, head0, head0>>);
-static_assert(cxmat::rules_hold<cxmat::rules_of::per_head_attention_wo<
-                  matrix<double, n, d_model>, matrix<double, d_model, d_model>, head0, head0>>);
+static_assert(
+    !cxmat::rules_hold<cxmat::rules_of::per_head_attention_wo<
+        matrix<double, n, d_model>, matrix<double, d_other, d_model>, cxmat::detail::option_list<>, head0, head0>>);
+static_assert(
+    cxmat::rules_hold<cxmat::rules_of::per_head_attention_wo<
+        matrix<double, n, d_model>, matrix<double, d_model, d_model>, cxmat::detail::option_list<>, head0, head0>>);
 CXMAT_ASSERT_REJECTED([](const auto& x, const auto& h, const auto& w) {
   return !requires { cxmat::multi_head_attention(x, h, w); };
 }(X, heads, Wo_other));
