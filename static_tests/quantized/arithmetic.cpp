@@ -6,6 +6,7 @@
 
 #include <cxmat/quantized.hpp>
 
+#include "test_support/rejection.hpp"
 #include "test_support/tflite_reference.hpp"
 
 namespace q8_static_arith {
