@@ -5,9 +5,8 @@
 #include <cxmat/cxmat.hpp>
 
 constexpr cxmat::matrix<double, 2, 2> Q{{{1, 0}, {0, 1}}};
-constexpr cxmat::matrix<bool, 2, 2> keep{{{true, false}, {true, true}}};
-
 #ifdef CXMAT_COMPILE_FAIL
+constexpr cxmat::matrix<bool, 2, 2> keep{{{true, false}, {true, true}}};
 constexpr auto w = cxmat::attention_weights(Q, Q, cxmat::batch_key_padding(keep));
 #else
 constexpr auto w = cxmat::attention_weights(Q, Q, cxmat::key_padding(cxmat::matrix<bool, 1, 2>{{{true, false}}}));
