@@ -87,27 +87,10 @@ class Exercise:
                 self.expect_plain = f.readline().rstrip("\n")
 
 
-LOCATION = re.compile(r"^(\S+?):\d+(?::\d+)?: (?:error|note|warning|fatal error)")
-GUTTER = re.compile(r"^(\s*)(\d+)( \| )")
-
-
-def normalize_path(line):
-    line = re.sub(r"[^\s'\"`(,]*?/include/(cxmat/[\w/.]+\.hpp)(:\d+)?(:\d+)?", r"\1", line)
-    return re.sub(r"(?<![\w.])(?:/|\.\./|\./)[^\s'\"`:(,]*/([\w.+-]+)", r"\1", line)
-
-
-def normalize(lines):
-    """Paths shortened; the gutter numbers of excerpts from library headers blanked."""
-    out, in_header = [], False
-    for line in lines:
-        m = LOCATION.match(line)
-        if m:
-            in_header = "/include/cxmat/" in m.group(1)
-        g = GUTTER.match(line)
-        if g and in_header:
-            line = g.group(1) + " " * len(g.group(2)) + g.group(3) + line[g.end():]
-        out.append(normalize_path(line).rstrip())
-    return out
+# One normalisation of compiler output for both generated pages (paths shortened, gutter numbers
+# of library headers blanked): the gallery's.
+sys.path.insert(0, os.path.join(ROOT, "static_tests", "compile_fail"))
+from gen_shape_errors import normalize  # noqa: E402
 
 
 def checker_lines(cxx, flags, ex):
