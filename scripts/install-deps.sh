@@ -10,9 +10,11 @@ demo_packages=(cmake ninja-build g++ libboost-dev)
 test_packages=("${demo_packages[@]}"
   clang-19            # the second compiler of the test suite (clang++-19)
   libclang-rt-19-dev  # its AddressSanitizer / UndefinedBehaviorSanitizer runtimes (sanitize preset)
+  clang-14            # clang++-14: static tests, compile-fail suite and exercises
+  clang-format clang-tidy  # lint.clang_format and lint.clang_tidy (Debian 12: version 14)
   catch2              # runtime tests (Catch2 2.13 on Debian 12; Catch2 3 is used if found)
   python3             # compile-fail gallery check and reference scripts
-  python3-numpy       # regenerating the float64 worksheet references
+  python3-numpy       # float64 references: worksheets, coverage matrix, exercises, numpy print format
   libmpfr-dev         # exp/sqrt accuracy reference
   libbenchmark-dev    # run-time benchmarks
   libeigen3-dev       # run-time benchmark anchor
