@@ -8,6 +8,7 @@
 #include <cxmat/io/trace.hpp>
 
 #include "test_support/checks.hpp"
+#include "test_support/rejection.hpp"
 #include "test_support/trace_checks.hpp"
 #include "test_support/worksheet_data.hpp"
 
@@ -83,8 +84,8 @@ concept traceable = requires(const A&... a) {
   cxmat::trace_multi_head_attention<H>(a...);
 };
 static_assert(traceable<3, decltype(X), decltype(W), decltype(W), decltype(W)>);
-static_assert(!traceable<4, decltype(X), decltype(W), decltype(W), decltype(W)>);
-static_assert(!traceable<3, decltype(X), decltype(W), decltype(W), decltype(W), matrix<double, 5, 6>>);
+CXMAT_ASSERT_REJECTED(!traceable<4, decltype(X), decltype(W), decltype(W), decltype(W)>);
+CXMAT_ASSERT_REJECTED(!traceable<3, decltype(X), decltype(W), decltype(W), decltype(W), matrix<double, 5, 6>>);
 static_assert(traceable<3, decltype(X), decltype(W), decltype(W), decltype(W), matrix<double, 6, 2>>);
 
 }  // namespace io_trace
