@@ -12,8 +12,10 @@
 #include <cstddef>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include <cxmat/attention/options.hpp>
+#include <cxmat/kernels/fold.hpp>
 #include <cxmat/math/fp.hpp>
 
 namespace cxmat {
@@ -49,25 +51,52 @@ inline void product_could_overflow_in_a_constant_expression() noexcept {}
 template <class T>
 inline constexpr bool checks_values_v = std::numeric_limits<T>::is_iec559;
 
+// Entries [Off, Off + sizeof...(Is)) of row: whether none is NaN, with lo and hi lowered and
+// raised to the entries' extremes (-inf left out of lo where AllowMinusInf). Three expressions,
+// not a statement per entry, and few nodes per entry: a constant evaluator charges by the
+// statement (Clang) or by the node (GCC), so these checks stay a small share of the computation
+// they guard. Comparisons only: no arithmetic that could make a NaN.
+template <bool AllowMinusInf, std::size_t Off, class T, std::size_t... Is>
+constexpr bool range_terms([[maybe_unused]] const T* row, [[maybe_unused]] T& lo, [[maybe_unused]] T& hi,
+                           std::index_sequence<Is...> /*terms*/) noexcept {
+  [[maybe_unused]] constexpr T inf = std::numeric_limits<T>::infinity();
+  ((hi = row[Off + Is] > hi ? row[Off + Is] : hi), ...);
+  if constexpr (AllowMinusInf) {
+    ((lo = row[Off + Is] < lo && row[Off + Is] != -inf ? row[Off + Is] : lo), ...);
+  } else {
+    ((lo = row[Off + Is] < lo ? row[Off + Is] : lo), ...);
+  }
+  return (true && ... && (row[Off + Is] == row[Off + Is]));
+}
+
+// Whether the C entries of row are finite (-inf allowed where AllowMinusInf), with max_abs raised
+// to the largest magnitude among the finite ones. Blocks of at most fold_block terms.
+template <bool AllowMinusInf, std::size_t C, class T>
+constexpr bool finite_row(const T* row, T& max_abs) noexcept {
+  constexpr T inf = std::numeric_limits<T>::infinity();
+  constexpr std::size_t full = C / fold_block;
+  bool no_nan = true;
+  T lo = T(0);
+  T hi = T(0);
+  for (std::size_t b = 0; b < full; ++b) {
+    no_nan =
+        range_terms<AllowMinusInf, 0>(row + b * fold_block, lo, hi, std::make_index_sequence<fold_block>{}) && no_nan;
+  }
+  no_nan =
+      range_terms<AllowMinusInf, full * fold_block>(row, lo, hi, std::make_index_sequence<C % fold_block>{}) && no_nan;
+  if (!no_nan || hi == inf || lo == -inf) return false;
+  max_abs = hi > max_abs ? hi : max_abs;
+  max_abs = -lo > max_abs ? -lo : max_abs;
+  return true;
+}
+
 // Whether every entry of m is finite (-inf allowed where AllowMinusInf), and the largest
-// magnitude among the finite ones. Comparisons only: no arithmetic that could make a NaN.
+// magnitude among the finite ones.
 template <bool AllowMinusInf = false, class T, std::size_t R, std::size_t C>
 constexpr bool all_finite(const T (&m)[R][C], T& max_abs) noexcept {
-  constexpr T inf = std::numeric_limits<T>::infinity();
   bool ok = true;
   max_abs = T(0);
-  for (std::size_t i = 0; i < R; ++i) {
-    for (std::size_t j = 0; j < C; ++j) {
-      const T x = m[i][j];
-      if (AllowMinusInf && x == -inf) continue;
-      if (!(x == x) || x == inf || x == -inf) {
-        ok = false;
-        continue;
-      }
-      const T a = x < T(0) ? -x : x;
-      max_abs = a > max_abs ? a : max_abs;
-    }
-  }
+  for (std::size_t i = 0; i < R; ++i) ok = finite_row<AllowMinusInf, C>(m[i], max_abs) && ok;
   return ok;
 }
 
@@ -178,12 +207,10 @@ template <class T, std::size_t S, std::size_t VW, class KeyVisible>
 constexpr void check_values(const T (&v)[S][VW], const KeyVisible& visible) noexcept {
   if constexpr (checks_values_v<T>) {
     if (!in_constant_evaluation()) return;
-    constexpr T inf = std::numeric_limits<T>::infinity();
+    T max_abs{};
     for (std::size_t j = 0; j < S; ++j) {
-      if (!visible(j)) continue;
-      for (std::size_t c = 0; c < VW; ++c) {
-        const T x = v[j][c];
-        if (!(x == x) || x == inf || x == -inf) input_must_be_finite_in_a_constant_expression<input::values>();
+      if (visible(j) && !finite_row<false, VW>(v[j], max_abs)) {
+        input_must_be_finite_in_a_constant_expression<input::values>();
       }
     }
   }
