@@ -43,6 +43,9 @@ if(CXMAT_BUILD_RUNTIME_TESTS AND NOT TARGET cxmat_catch2)
     target_link_libraries(cxmat_catch2 PUBLIC Catch2::Catch2)
   endif()
   target_compile_features(cxmat_catch2 PUBLIC cxx_std_20)
+  # Catch2's own runner needs no optimisation, and compiling it optimised is the slowest single
+  # compile of the suite.
+  target_compile_options(cxmat_catch2 PRIVATE -O0)
 endif()
 
 # A static test: an object library of static_asserts. Building it is the test, so the build of
@@ -80,4 +83,25 @@ function(cxmat_add_example name)
   cxmat_set_warnings(${name})
   add_test(NAME example.${name} COMMAND ${name})
   set_tests_properties(example.${name} PROPERTIES LABELS example)
+endfunction()
+
+# A test that compiles one source with the build's compiler and flags, called directly rather
+# than through the build (-fsyntax-only: the front end, where templates are instantiated and
+# constant expressions evaluated), so that such tests run in parallel with each other and with
+# the rest of the suite. Options: DEFINITIONS (NAME=VALUE...), INCLUDES (folders), OPTIONS (flags).
+function(cxmat_add_compile_test name source)
+  cmake_parse_arguments(arg "" "" "DEFINITIONS;INCLUDES;OPTIONS" ${ARGN})
+  set(std_option "${CMAKE_CXX20_STANDARD_COMPILE_OPTION}")
+  if(DEFINED CMAKE_CXX_STANDARD AND DEFINED CMAKE_CXX${CMAKE_CXX_STANDARD}_STANDARD_COMPILE_OPTION)
+    set(std_option "${CMAKE_CXX${CMAKE_CXX_STANDARD}_STANDARD_COMPILE_OPTION}")
+  endif()
+  separate_arguments(flags UNIX_COMMAND "${CMAKE_CXX_FLAGS}")
+  set(includes "-I${PROJECT_SOURCE_DIR}/include")
+  foreach(dir IN LISTS arg_INCLUDES)
+    list(APPEND includes "-I${dir}")
+  endforeach()
+  list(TRANSFORM arg_DEFINITIONS PREPEND "-D")
+  add_test(NAME ${name}
+    COMMAND ${CMAKE_CXX_COMPILER} ${std_option} ${flags} -fsyntax-only ${includes} ${arg_DEFINITIONS}
+            ${arg_OPTIONS} "${source}")
 endfunction()
