@@ -14,7 +14,11 @@ of c++20, and clang++ 19 with @c++2c is plain-error mode, whose sentences get a 
 Check (CTest runs this with the build's compiler):
     python3 static_tests/compile_fail/gen_shape_errors.py --check --compiler g++
 The check recompiles the snippets with the given compiler, rebuilds the whole page from those
-outputs and the outputs recorded for the other compilers, and fails if the page differs. It exits
+outputs and the outputs recorded for the other compilers, and fails if the page differs. CTest
+compiles each snippet once: its test compile_fail.NN_name runs
+    gen_shape_errors.py --compiler g++ --snippet NN_name --save DIR
+(compile, check the expected message, save the output), and the gallery check reads the saved
+outputs with --check --outputs DIR instead of compiling again. It exits
 with 77 (skipped) when the page has no section for that compiler (e.g. another major version).
 
 Outputs are the compiler's default output made deterministic: LC_ALL=C (ASCII quotes), no
@@ -154,9 +158,19 @@ def compile_snippet(spec, flags, snippet):
     return result.stdout.splitlines()
 
 
-def messages(cxx, label, flags, snippet):
-    """(shown lines, total line count) for one snippet and one compiler."""
-    full = compile_snippet(cxx, flags, snippet)
+def saved_output(outputs, snippet):
+    """The output a --snippet run saved for this snippet (see main)."""
+    path = os.path.join(outputs, snippet.stem + ".txt")
+    if not os.path.exists(path):
+        sys.exit("%s: no saved output; run the snippet first (--snippet %s --save %s)" % (path, snippet.stem, outputs))
+    with open(path, encoding="utf-8") as f:
+        return f.read().splitlines()
+
+
+def messages(cxx, label, flags, snippet, outputs=None):
+    """(shown lines, total line count) for one snippet and one compiler: compiled now, or read
+    from the outputs folder where --snippet runs saved them."""
+    full = saved_output(outputs, snippet) if outputs else compile_snippet(cxx, flags, snippet)
     key = "Expect-plain" if is_plain(label) else "Expect"
     expect = re.compile(snippet.fields[key])
     if not any(expect.search(l) for l in full):
@@ -250,12 +264,33 @@ def main():
     parser.add_argument("--flags", default="", help="extra compiler flags, e.g. the build's CMAKE_CXX_FLAGS")
     parser.add_argument("--check", action="store_true", help="check docs/shape_errors.md instead of writing it")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--snippet", metavar="STEM",
+                        help="compile this one snippet with the (one) compiler, check its expected message and "
+                             "save the output in --save's folder (CTest's compile_fail.STEM)")
+    parser.add_argument("--save", metavar="DIR", help="with --snippet: where to save the output")
+    parser.add_argument("--outputs", metavar="DIR",
+                        help="with --check: read the outputs --snippet saved instead of compiling again")
     args = parser.parse_args()
     flags = shlex.split(args.flags)
 
     snippets = [Snippet(os.path.join(HERE, f)) for f in sorted(os.listdir(HERE))
                 if re.match(r"^\d\d_\w+\.cpp$", f)]
     compilers = [(cxx, compiler_info(cxx)[0]) for cxx in args.compiler]
+
+    if args.snippet:
+        if len(compilers) != 1 or not args.save:
+            sys.exit("--snippet needs one --compiler and --save DIR")
+        (cxx, label), = compilers
+        snippet = next((s for s in snippets if s.stem == args.snippet), None)
+        if snippet is None:
+            sys.exit("no snippet " + args.snippet)
+        full = compile_snippet(cxx, flags, snippet)
+        os.makedirs(args.save, exist_ok=True)
+        with open(os.path.join(args.save, snippet.stem + ".txt"), "w", encoding="utf-8") as f:
+            f.write("\n".join(full) + "\n")
+        messages(cxx, label, flags, snippet, args.save)  # exits unless the expected message is there
+        print("\n".join(full))
+        return 0
 
     stored, labels = {}, [label for _, label in compilers]
     if args.check:
@@ -276,7 +311,7 @@ def main():
     blocks = dict(stored)
     jobs = [(s, cxx, label) for s in snippets for cxx, label in compilers if label in labels]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        results = pool.map(lambda j: (j, messages(j[1], j[2], flags, j[0])), jobs)
+        results = pool.map(lambda j: (j, messages(j[1], j[2], flags, j[0], args.outputs)), jobs)
         for (s, _cxx, label), (shown, count) in results:
             blocks[(s.stem, label)] = (output_block(s, label, shown, count), count)
 
