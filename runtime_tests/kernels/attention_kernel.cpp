@@ -1,7 +1,9 @@
 // Attention at run time (transposed key window, blocked score and output products, block
-// softmax) against a long-double reference and against the constant-evaluation path, and the
-// consistency of its forms: weights handed to a sink equal the weights computed on their own,
-// and multi-head attention equals its heads computed one by one, to the bit.
+// softmax; loops where there are no packets) against a long-double reference and against the
+// constant-evaluation path (scores to the bit where nothing is fused, long double attention to
+// the bit), and the consistency of its forms: weights handed to a sink equal the weights
+// computed on their own, and multi-head attention equals its heads computed one by one, to the
+// bit.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -130,6 +132,55 @@ void check_paths_agree() {
   for (std::size_t c = 0; c < DV; ++c) CHECK(rt_causal(0, c) == v(0, c));
 }
 
+// Scores at run time against the constant evaluator's: every form sums q_i · k_j over the
+// columns in increasing order from +0 and divides by the same divisor (the blocked product on
+// packets, the loops without them), so they agree to the bit where nothing is fused.
+template <class T, std::size_t L, std::size_t S, std::size_t DK, std::uint64_t Seed>
+void check_scores_agree() {
+  constexpr auto at_compile_time = cxmat::attention_scores(generated<matrix<T, L, DK>>(Seed, 2.0),
+                                                           generated<matrix<T, S, DK>>(Seed + 1, 2.0), cxmat::causal);
+  const auto q = at_run_time(generated<matrix<T, L, DK>>(Seed, 2.0));
+  const auto k = at_run_time(generated<matrix<T, S, DK>>(Seed + 1, 2.0));
+  const auto at_run_time = cxmat::attention_scores(q, k, cxmat::causal);
+  INFO("L " << L << " S " << S << " DK " << DK);
+  if constexpr (!kernel_test::may_fuse) {
+    CHECK(at_run_time == at_compile_time);
+  } else {
+    // Fused multiply-adds round once where the constant path rounds twice: each path is within
+    // (DK + 1) ε Σ_c |q_ic k_jc| / √DK of the exact score. Masked scores are -inf on both.
+    bool close = true;
+    for (std::size_t i = 0; i < L; ++i) {
+      for (std::size_t j = 0; j < S; ++j) {
+        long double magnitude = 0.0L;
+        for (std::size_t c = 0; c < DK; ++c)
+          magnitude += std::fabs(static_cast<long double>(q(i, c)) * static_cast<long double>(k(j, c)));
+        const long double bound = 2 * static_cast<long double>(DK + 1) * kernel_test::eps<T> * magnitude /
+                                  std::sqrt(static_cast<long double>(DK));
+        const long double rt = at_run_time(i, j);
+        const long double ct = at_compile_time(i, j);
+        close = close && (j > i ? rt == ct : std::fabs(rt - ct) <= bound);
+      }
+    }
+    CHECK(close);
+  }
+}
+
+// Attention in long double: at run time the products take the loops (long double has no blocked
+// kernels) and softmax its plain form, the code constant evaluation runs, so the results are the
+// compile-time bits, masked keys included.
+template <std::size_t L, std::size_t S, std::size_t DK, std::size_t DV, std::uint64_t Seed>
+void check_long_double_paths_agree() {
+  using T = long double;
+  constexpr auto plain = attention_at_compile_time<T, L, S, DK, DV>(Seed, false);
+  constexpr auto causal = attention_at_compile_time<T, L, S, DK, DV>(Seed, true);
+  const auto q = at_run_time(generated<matrix<T, L, DK>>(Seed, 2.0));
+  const auto k = at_run_time(generated<matrix<T, S, DK>>(Seed + 1, 2.0));
+  const auto v = at_run_time(generated<matrix<T, S, DV>>(Seed + 2));
+  INFO("L " << L << " S " << S << " DK " << DK << " DV " << DV);
+  CHECK(cxmat::scaled_dot_product_attention(q, k, v) == plain);
+  CHECK(cxmat::scaled_dot_product_attention(q, k, v, cxmat::causal) == causal);
+}
+
 // Column block h of width W of m.
 template <std::size_t W, class M>
 matrix<typename M::value_type, M::rows, W> block(const M& m, std::size_t h) {
@@ -181,6 +232,18 @@ TEST_CASE("run-time and compile-time attention agree within the error bound", "[
   check_paths_agree<double, 5, 5, 2, 2, 4>();
   check_paths_agree<double, 11, 9, 3, 5, 5>();
   check_paths_agree<double, 10, 18, 16, 16, 6>();
+}
+
+TEST_CASE("run-time and compile-time scores agree (bit for bit where nothing is fused)", "[kernels][attention]") {
+  check_scores_agree<float, 5, 6, 3, 31>();
+  check_scores_agree<float, 9, 17, 16, 32>();
+  check_scores_agree<double, 7, 7, 8, 33>();
+  check_scores_agree<double, 4, 13, 5, 34>();
+}
+
+TEST_CASE("long double attention at run time gives the compile-time bits", "[kernels][attention]") {
+  check_long_double_paths_agree<5, 6, 3, 4, 41>();
+  check_long_double_paths_agree<8, 8, 8, 8, 42>();
 }
 
 TEST_CASE("attention's forms agree to the bit at run time", "[kernels][attention]") {

@@ -1,10 +1,13 @@
-// The matrix product at run time (the blocked vector kernel for float and double) against a
-// plain-loop reference in long double and against the same product computed by the constant
-// evaluator, over shapes that reach every tail of the blocking: rows beyond the last block of
-// rows, columns beyond the last panel, narrower packets, single columns.
+// The matrix product at run time (the blocked vector kernel for float and double, loops for
+// other types and without packets) against a plain-loop reference in long double and against
+// the same product computed by the constant evaluator, over shapes that reach every tail of the
+// blocking: rows beyond the last block of rows, columns beyond the last panel, narrower packets,
+// single columns; and integer products, which accumulate in accumulator_t<T> in every form.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/ops/arithmetic.hpp>
@@ -76,7 +79,40 @@ void check_paths_agree() {
   if constexpr (!kernel_test::may_fuse) CHECK(at_run_time == at_compile_time);
 }
 
+// An integer product at run time against the same product computed by the constant evaluator
+// and against a sum in long long: integers have no run-time kernels, so run time takes the loops
+// (or, with CXMAT_RUNTIME_KERNELS=0, the folds), which must accumulate in accumulator_t<T> too.
+// Elements span T's range, so the sums lie far outside T.
+template <class T, std::size_t M, std::size_t K, std::size_t N, std::uint64_t Seed>
+void check_integer_paths_agree() {
+  constexpr double scale = static_cast<double>(std::numeric_limits<T>::max());
+  constexpr auto at_compile_time =
+      cxmat::matmul(generated<cxmat::matrix<T, M, K>>(Seed, scale), generated<cxmat::matrix<T, K, N>>(Seed + 1, scale));
+  const auto a = at_run_time(generated<cxmat::matrix<T, M, K>>(Seed, scale));
+  const auto b = at_run_time(generated<cxmat::matrix<T, K, N>>(Seed + 1, scale));
+  const auto at_run_time = cxmat::matmul(a, b);
+  static_assert(std::is_same_v<typename decltype(at_run_time)::value_type, cxmat::accumulator_t<T>>);
+  INFO("M = " << M << ", K = " << K << ", N = " << N);
+  CHECK(at_run_time == at_compile_time);
+  bool exact = true;
+  for (std::size_t i = 0; i < M; ++i) {
+    for (std::size_t j = 0; j < N; ++j) {
+      long long sum = 0;
+      for (std::size_t k = 0; k < K; ++k) sum += static_cast<long long>(a(i, k)) * static_cast<long long>(b(k, j));
+      exact = exact && static_cast<long long>(at_run_time(i, j)) == sum;
+    }
+  }
+  CHECK(exact);
+}
+
 }  // namespace
+
+TEST_CASE("integer matmul accumulates in accumulator_t at run time as at compile time", "[kernels][matmul]") {
+  check_integer_paths_agree<std::int8_t, 5, 33, 7, 21>();
+  check_integer_paths_agree<std::int8_t, 1, 1, 1, 22>();
+  check_integer_paths_agree<std::int16_t, 4, 9, 6, 23>();
+  check_integer_paths_agree<std::int32_t, 3, 2, 4, 24>();  // two full-scale int32 terms fit int64
+}
 
 TEMPLATE_TEST_CASE("run-time matmul is within K eps sum|ab| of the exact product", "[kernels][matmul]",
                    (shape<1, 1, 1>), (shape<1, 7, 3>), (shape<2, 5, 4>), (shape<3, 2, 7>), (shape<5, 6, 6>),

@@ -1,8 +1,10 @@
 // The one attention kernel every public attention function runs: a single head over column
 // windows of Q, K and V. Constant evaluation runs one fold expression per score and per key's
 // share of an output row on local copies of the windows (few evaluator steps, fold.hpp); at run
-// time float and double go through the blocked products of runtime_gemm.hpp. by_evaluation
-// (cxmat/math/fp.hpp) chooses.
+// time float and double go through the blocked products of runtime_gemm.hpp where the target has
+// packets, and every other type and target through loops over the windows where they are
+// (loops.hpp), which form the folds' sums in the folds' order. by_evaluation (cxmat/math/fp.hpp)
+// chooses.
 //
 // Masks mean removal: a key whose weight is exactly 0 (masked: score -inf; or more than
 // exp_zero_bound below the row's maximum) contributes nothing to the output, whatever its value
@@ -13,6 +15,7 @@
 #include <type_traits>
 
 #include <cxmat/kernels/fold.hpp>
+#include <cxmat/kernels/loops.hpp>
 #include <cxmat/kernels/runtime_gemm.hpp>
 #include <cxmat/kernels/runtime_simd.hpp>
 #include <cxmat/kernels/softmax.hpp>
@@ -221,7 +224,7 @@ constexpr T modified_score(const ScoreMod& score_mod, std::size_t i, std::size_t
   }
 }
 
-// The plain form of attend (constant evaluation, and types without run-time kernels). The
+// The plain form of attend (constant evaluation, and run time with CXMAT_RUNTIME_KERNELS=0). The
 // head's key and value windows are copied once into local arrays, each query row's window once
 // per row; every score is then one fold expression and so is each key's share of the output row
 // (fold.hpp says why), with no call for the common widths (d_k, d_v <= fold_block). The output
@@ -267,6 +270,40 @@ constexpr void attend_plain(const T (&q)[L][QW], std::size_t q_off, const T (&k)
   }
 }
 
+// Row i of the scores at run time where there are no blocked kernels (has_runtime_loops):
+// row[j] = score_mod(i, j, (q_i · k_j) / divisor), each dot product attend_plain's, read from
+// the windows of q and k where they are.
+template <std::size_t DK, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW, class ScoreMod>
+inline void score_row_loops(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
+                            std::size_t i, T* row, const T& divisor, const ScoreMod& score_mod) noexcept {
+  for (std::size_t j = 0; j < S; ++j)
+    row[j] = modified_score(score_mod, i, j, T(dot_loop(&q[i][q_off], &k[j][k_off], DK) / divisor));
+}
+
+// attend_plain at run time where there are no blocked kernels (has_runtime_loops): the same
+// scores, softmax_row and weighted sums, reading the windows of q, k and v where they are. As in
+// attend_plain, each output row is summed in a local row from +0 over keys in increasing order,
+// skipping keys of weight 0 (masks mean removal), then copied out. Of attend_plain's stack (its
+// copies of the key and value windows and of a query row), only the rows of weights and of
+// output remain.
+template <std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW,
+          std::size_t VW, std::size_t OW, class ScoreMod, class WeightsSink>
+inline void attend_loops(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
+                         const T (&v)[S][VW], std::size_t v_off, T (&out)[L][OW], std::size_t out_off, const T& divisor,
+                         const ScoreMod& score_mod, const WeightsSink& weights_sink) noexcept {
+  for (std::size_t i = 0; i < L; ++i) {
+    T row[S];  // every entry written by score_row_loops
+    score_row_loops<DK>(q, q_off, k, k_off, i, row, divisor, score_mod);
+    softmax_row(row, fixed_length<S>{});
+    weights_sink(i, static_cast<const T*>(row));
+    T oi[DV]{};
+    for (std::size_t j = 0; j < S; ++j) {
+      if (row[j] != T(0)) scaled_add_loop<DV>(oi, 0, row[j], v[j], v_off);
+    }
+    for (std::size_t c = 0; c < DV; ++c) out[i][out_off + c] = oi[c];
+  }
+}
+
 // For each query row i of q (columns [q_off, q_off + DK)):
 //   s_j     = score_mod(i, j, (q_i · k_j) / divisor)           over keys j of k (same columns)
 //   w       = softmax(s)                                        (detail::softmax_row rules)
@@ -278,10 +315,12 @@ template <std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S,
 constexpr void attend(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
                       const T (&v)[S][VW], std::size_t v_off, T (&out)[L][OW], std::size_t out_off, const T& divisor,
                       const ScoreMod& score_mod, const WeightsSink& weights_sink) noexcept {
-  by_evaluation<has_runtime_kernels<T>>(
+  by_evaluation<has_runtime_kernels<T> || has_runtime_loops<T>>(
       [&](auto...) {
         if constexpr (has_runtime_kernels<T>) {
           attend_runtime<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod, weights_sink);
+        } else {
+          attend_loops<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod, weights_sink);
         }
       },
       [&] {
@@ -291,7 +330,8 @@ constexpr void attend(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW
       });
 }
 
-// The plain form of scores: attend_plain's scores.
+// The plain form of scores: attend_plain's scores (constant evaluation, and run time with
+// CXMAT_RUNTIME_KERNELS=0).
 template <std::size_t DK, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW, class ScoreMod,
           std::size_t... Cs>
 constexpr void scores_plain(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
@@ -323,13 +363,15 @@ constexpr void scores_plain(const T (&q)[L][QW], std::size_t q_off, const T (&k)
 template <std::size_t DK, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW, class ScoreMod>
 constexpr void scores(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off, T (&s)[L][S],
                       const T& divisor, const ScoreMod& score_mod) noexcept {
-  by_evaluation<has_runtime_kernels<T>>(
+  by_evaluation<has_runtime_kernels<T> || has_runtime_loops<T>>(
       [&](auto...) {
         if constexpr (has_runtime_kernels<T>) {
           T kt[DK][S];
           transpose_key_window(k, k_off, kt);
           gemm<L, S, DK>(q, q_off, kt, 0, s, 0, divide_by<T>{divisor});
           apply_score_mod(0, s, score_mod);
+        } else {
+          for (std::size_t i = 0; i < L; ++i) score_row_loops<DK>(q, q_off, k, k_off, i, s[i], divisor, score_mod);
         }
       },
       [&] {

@@ -1,6 +1,8 @@
-// The matrix-product kernel behind matmul: one fold expression per output element in constant
-// evaluation, a register-blocked vector kernel at run time for float and double
-// (runtime_gemm.hpp), chosen by by_evaluation (cxmat/math/fp.hpp).
+// The matrix-product kernel behind matmul, in three forms chosen by by_evaluation
+// (cxmat/math/fp.hpp): one fold expression per output element in constant evaluation; at run
+// time a register-blocked vector kernel for float and double where the target has packets
+// (runtime_gemm.hpp), and loops for every other type and target (loops.hpp), which add the
+// fold's terms in the fold's order.
 #pragma once
 
 #include <cstddef>
@@ -9,13 +11,14 @@
 
 #include <cxmat/kernels/accumulator.hpp>
 #include <cxmat/kernels/fold.hpp>
+#include <cxmat/kernels/loops.hpp>
 #include <cxmat/kernels/runtime_gemm.hpp>
 #include <cxmat/kernels/runtime_simd.hpp>
 #include <cxmat/math/fp.hpp>
 
 namespace cxmat::detail {
 
-// The plain form, for constant evaluation and for every type without run-time kernels: b is
+// The plain form, for constant evaluation (and at run time with CXMAT_RUNTIME_KERNELS=0): b is
 // copied transposed into a local array once and row i of a once per row, so each element is one
 // dot product (fold.hpp says why), summed in accumulator_t<T> from +0 over k in increasing
 // order; for K <= fold_block the fold is written here, without a call.
@@ -49,14 +52,30 @@ constexpr void matmul_plain(const T (&a)[R][K], const T (&b)[K][C], accumulator_
   }
 }
 
-// out (R x C) = a (R x K) · b (K x C), in accumulator_t<T>. Every element sums over k in
-// increasing order from +0 on both paths, so they differ only where the run-time one fuses a
-// multiply-add (FMA targets).
+// The plain form at run time where there are no blocked kernels (has_runtime_loops): row i of
+// out is the sum of the rows b_k scaled by a_ik, added into out for k increasing, so each element
+// gets matmul_plain's terms in matmul_plain's order; a and b are read where they are (no
+// transposed copy of b on the stack). out must be zero on entry: matmul's result is
+// value-initialised, and zeroing it again here cost 28 bytes of Cortex-M4 code (GCC 12, -Os).
+template <class T, std::size_t R, std::size_t K, std::size_t C>
+inline void matmul_loops(const T (&a)[R][K], const T (&b)[K][C], accumulator_t<T> (&out)[R][C]) noexcept {
+  for (std::size_t i = 0; i < R; ++i) {
+    for (std::size_t k = 0; k < K; ++k) scaled_add_loop<C>(out[i], 0, a[i][k], b[k], 0);
+  }
+}
+
+// out (R x C) = a (R x K) · b (K x C), in accumulator_t<T>; out is zero on entry (the loops add
+// into it). Every element sums over k in increasing order from +0 in every form, so they differ
+// only where a run-time one fuses a multiply-add (FMA targets).
 template <class T, std::size_t R, std::size_t K, std::size_t C>
 constexpr void matmul_kernel(const T (&a)[R][K], const T (&b)[K][C], accumulator_t<T> (&out)[R][C]) noexcept {
-  by_evaluation<has_runtime_kernels<T>>(
+  by_evaluation<has_runtime_kernels<T> || has_runtime_loops<T>>(
       [&](auto...) {
-        if constexpr (has_runtime_kernels<T>) gemm<R, C, K>(a, 0, b, 0, out, 0);  // T is float or double
+        if constexpr (has_runtime_kernels<T>) {
+          gemm<R, C, K>(a, 0, b, 0, out, 0);  // T is float or double
+        } else {
+          matmul_loops(a, b, out);
+        }
       },
       [&] { matmul_plain(a, b, out, std::make_index_sequence < K <= fold_block ? K : 0 > {}); });
 }

@@ -1,6 +1,8 @@
 // Packets for the run-time kernels: GNU vector types whose width follows the target's SIMD
-// registers. Used only outside constant evaluation and only for float and double; everything
-// else (a fixed-point type, long double) runs the plain loops of the constant-evaluation path.
+// registers. Used only outside constant evaluation and only for float and double. Everything
+// else (a fixed-point type, long double, and float and double without packets, e.g. Cortex-M)
+// runs the plain kernels' loops at run time (kernels/loops.hpp): the same sums as the
+// constant-evaluation folds, without their unrolled code.
 #pragma once
 
 #include <bit>
@@ -13,16 +15,18 @@
 
 /// 1 (default): at run time, float and double use the kernels of detail/runtime_*.hpp (blocked
 /// products, packet softmax with its own exp), which agree with constant evaluation within the
-/// tolerances in docs/performance.md. 0: run time executes exactly the loops that constant
-/// evaluation does (same results, except where the compiler fuses a multiply-add).
+/// tolerances in docs/performance.md, and products and attention of every other type (of float
+/// and double too without packets) run loops that compute the same sums as constant evaluation
+/// (kernels/loops.hpp). 0: run time executes exactly the code that constant evaluation does, its
+/// fold expressions included (same results, except where the compiler fuses a multiply-add).
 #if !defined(CXMAT_RUNTIME_KERNELS)
 #define CXMAT_RUNTIME_KERNELS 1
 #endif
 
 /// Width in bytes of the packets the run-time kernels use. Default: the widest vector registers
 /// the target enables (64 with AVX-512, 32 with AVX, 16 with SSE2 or NEON), else 0 (e.g.
-/// Cortex-M): then products run the plain loops, which are also the smallest code, and softmax
-/// its run-time kernel one element at a time.
+/// Cortex-M): then products and attention run the run-time loops of kernels/loops.hpp, which are
+/// also the smallest code, and softmax its run-time kernel one element at a time.
 #if !defined(CXMAT_SIMD_BYTES)
 #if !(defined(__GNUC__) || defined(__clang__))
 #define CXMAT_SIMD_BYTES 0
@@ -64,6 +68,14 @@ inline constexpr bool has_runtime_softmax = CXMAT_RUNTIME_KERNELS != 0 &&
 // Whether products and attention run the blocked kernels for T (they need vector packets).
 template <class T>
 inline constexpr bool has_runtime_kernels = has_runtime_softmax<T>&& simd_bytes >= 16;
+
+// Whether products and attention run loops at run time for T instead (kernels/loops.hpp): every
+// type without blocked kernels, unless CXMAT_RUNTIME_KERNELS is 0, where run time keeps the
+// constant-evaluation form (fold expressions), so that form is tested at run time too. The
+// folds unroll completely outside constant evaluation: on a target without vector registers
+// they cost code, and the local copies they read cost stack.
+template <class T>
+inline constexpr bool has_runtime_loops = CXMAT_RUNTIME_KERNELS != 0 && !has_runtime_kernels<T>;
 
 // A vector of Bytes / sizeof(T) lanes. A "packet" of one lane is T itself, so the same kernel
 // code handles the column tails. Without vector extensions every packet is T (never used then:

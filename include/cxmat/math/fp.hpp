@@ -50,10 +50,10 @@ constexpr T multiply_add_scalar(T a, T b, T c) noexcept {
 constexpr bool in_constant_evaluation() noexcept { return std::is_constant_evaluated(); }
 
 // The one switch between a computation's two forms. Every computation that has a faster
-// run-time form than the constant-evaluation one (the run-time kernels, the hardware square
-// root) goes through here: by_evaluation<HasRunTimeForm>(run_time, constant) calls run_time()
-// outside constant evaluation when HasRunTimeForm, else constant(). Both callables return the
-// same type. Write run_time as a generic lambda, `[&](auto...) { ... }`, whose body is
+// run-time form than the constant-evaluation one (the run-time kernels and loops, the hardware
+// square root) goes through here: by_evaluation<HasRunTimeForm>(run_time, constant) calls
+// run_time() outside constant evaluation when HasRunTimeForm, else constant(). Both callables
+// return the same type. Write run_time as a generic lambda, `[&](auto...) { ... }`, whose body is
 // instantiated only where HasRunTimeForm is true, and guard what exists only for the types that
 // have a run-time form with `if constexpr` as well: calls that do not depend on the lambda's own
 // parameters are still checked where the lambda is written.
