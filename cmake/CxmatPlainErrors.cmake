@@ -6,10 +6,9 @@ include(CheckCXXSourceCompiles)
 
 set(CMAKE_REQUIRED_INCLUDES "${PROJECT_SOURCE_DIR}/include")
 # try_compile does not see a standard option given on the command line
-# (CMAKE_CXX26_STANDARD_COMPILE_OPTION in the clang19-c++2c preset), so pass the targets' option.
-if(DEFINED CMAKE_CXX_STANDARD AND DEFINED CMAKE_CXX${CMAKE_CXX_STANDARD}_STANDARD_COMPILE_OPTION)
-  set(CMAKE_REQUIRED_FLAGS "${CMAKE_CXX${CMAKE_CXX_STANDARD}_STANDARD_COMPILE_OPTION}")
-endif()
+# (CMAKE_CXX26_STANDARD_COMPILE_OPTION in the clang19-c++2c preset), so pass the targets' option
+# (CXMAT_STD_OPTION, CxmatTesting.cmake).
+set(CMAKE_REQUIRED_FLAGS "${CXMAT_STD_OPTION}")
 check_cxx_source_compiles([[
 #include <cxmat/core/config.hpp>
 #if !CXMAT_PLAIN_ERRORS

@@ -86,16 +86,20 @@ function(cxmat_add_example name)
   set_tests_properties(example.${name} PROPERTIES LABELS example)
 endfunction()
 
+# The language-standard option of the project's targets (C++20 unless the configuration sets
+# CMAKE_CXX_STANDARD, e.g. 26 in the clang19-c++2c preset), for compiles outside targets: the
+# compile tests below and try_compile checks, which do not see the targets' option.
+set(CXMAT_STD_OPTION "${CMAKE_CXX20_STANDARD_COMPILE_OPTION}")
+if(DEFINED CMAKE_CXX_STANDARD AND DEFINED CMAKE_CXX${CMAKE_CXX_STANDARD}_STANDARD_COMPILE_OPTION)
+  set(CXMAT_STD_OPTION "${CMAKE_CXX${CMAKE_CXX_STANDARD}_STANDARD_COMPILE_OPTION}")
+endif()
+
 # A test that compiles one source with the build's compiler and flags, called directly rather
 # than through the build (-fsyntax-only: the front end, where templates are instantiated and
 # constant expressions evaluated), so that such tests run in parallel with each other and with
 # the rest of the suite. Options: DEFINITIONS (NAME=VALUE...), INCLUDES (folders), OPTIONS (flags).
 function(cxmat_add_compile_test name source)
   cmake_parse_arguments(arg "" "" "DEFINITIONS;INCLUDES;OPTIONS" ${ARGN})
-  set(std_option "${CMAKE_CXX20_STANDARD_COMPILE_OPTION}")
-  if(DEFINED CMAKE_CXX_STANDARD AND DEFINED CMAKE_CXX${CMAKE_CXX_STANDARD}_STANDARD_COMPILE_OPTION)
-    set(std_option "${CMAKE_CXX${CMAKE_CXX_STANDARD}_STANDARD_COMPILE_OPTION}")
-  endif()
   separate_arguments(flags UNIX_COMMAND "${CMAKE_CXX_FLAGS}")
   set(includes "-I${PROJECT_SOURCE_DIR}/include")
   foreach(dir IN LISTS arg_INCLUDES)
@@ -103,6 +107,6 @@ function(cxmat_add_compile_test name source)
   endforeach()
   list(TRANSFORM arg_DEFINITIONS PREPEND "-D")
   add_test(NAME ${name}
-    COMMAND ${CMAKE_CXX_COMPILER} ${std_option} ${flags} -fsyntax-only ${includes} ${arg_DEFINITIONS}
+    COMMAND ${CMAKE_CXX_COMPILER} ${CXMAT_STD_OPTION} ${flags} -fsyntax-only ${includes} ${arg_DEFINITIONS}
             ${arg_OPTIONS} "${source}")
 endfunction()

@@ -270,9 +270,9 @@ constexpr void attend_plain(const T (&q)[L][QW], std::size_t q_off, const T (&k)
   }
 }
 
-// Row i of the scores at run time where there are no blocked kernels (has_runtime_loops):
-// row[j] = score_mod(i, j, (q_i · k_j) / divisor), each dot product attend_plain's, read from
-// the windows of q and k where they are.
+// Row i of the scores at run time where there are no blocked kernels (has_runtime_products,
+// not has_runtime_kernels<T>): row[j] = score_mod(i, j, (q_i · k_j) / divisor), each dot product
+// attend_plain's, read from the windows of q and k where they are.
 template <std::size_t DK, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW, class ScoreMod>
 inline void score_row_loops(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
                             std::size_t i, T* row, const T& divisor, const ScoreMod& score_mod) noexcept {
@@ -280,12 +280,12 @@ inline void score_row_loops(const T (&q)[L][QW], std::size_t q_off, const T (&k)
     row[j] = modified_score(score_mod, i, j, T(dot_loop(&q[i][q_off], &k[j][k_off], DK) / divisor));
 }
 
-// attend_plain at run time where there are no blocked kernels (has_runtime_loops): the same
-// scores, softmax_row and weighted sums, reading the windows of q, k and v where they are. As in
-// attend_plain, each output row is summed in a local row from +0 over keys in increasing order,
-// skipping keys of weight 0 (masks mean removal), then copied out. Of attend_plain's stack (its
-// copies of the key and value windows and of a query row), only the rows of weights and of
-// output remain.
+// attend_plain at run time where there are no blocked kernels (has_runtime_products, not
+// has_runtime_kernels<T>): the same scores, softmax_row and weighted sums, reading the windows
+// of q, k and v where they are. As in attend_plain, each output row is summed in a local row
+// from +0 over keys in increasing order, skipping keys of weight 0 (masks mean removal), then
+// copied out. Of attend_plain's stack (its copies of the key and value windows and of a query
+// row), only the rows of weights and of output remain.
 template <std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW,
           std::size_t VW, std::size_t OW, class ScoreMod, class WeightsSink>
 inline void attend_loops(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
@@ -315,7 +315,7 @@ template <std::size_t DK, std::size_t DV, class T, std::size_t L, std::size_t S,
 constexpr void attend(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
                       const T (&v)[S][VW], std::size_t v_off, T (&out)[L][OW], std::size_t out_off, const T& divisor,
                       const ScoreMod& score_mod, const WeightsSink& weights_sink) noexcept {
-  by_evaluation<has_runtime_kernels<T> || has_runtime_loops<T>>(
+  by_evaluation<has_runtime_products>(
       [&](auto...) {
         if constexpr (has_runtime_kernels<T>) {
           attend_runtime<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, divisor, score_mod, weights_sink);
@@ -363,7 +363,7 @@ constexpr void scores_plain(const T (&q)[L][QW], std::size_t q_off, const T (&k)
 template <std::size_t DK, class T, std::size_t L, std::size_t S, std::size_t QW, std::size_t KW, class ScoreMod>
 constexpr void scores(const T (&q)[L][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off, T (&s)[L][S],
                       const T& divisor, const ScoreMod& score_mod) noexcept {
-  by_evaluation<has_runtime_kernels<T> || has_runtime_loops<T>>(
+  by_evaluation<has_runtime_products>(
       [&](auto...) {
         if constexpr (has_runtime_kernels<T>) {
           T kt[DK][S];

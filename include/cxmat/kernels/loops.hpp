@@ -1,11 +1,11 @@
-// The run-time form of the plain kernels (products and attention) where there are no blocked
-// kernels (has_runtime_loops, runtime_simd.hpp): loops that compute the sums of fold.hpp. The
-// folds suit a constant evaluator, but outside constant evaluation the compiler unrolls every
-// one of them, one instruction sequence per term, and they read local copies of their operands;
-// on a target without vector registers (Cortex-M) that is code and stack for nothing. These loops
-// read their operands where they are and add the same terms in the same order, from Acc{} (+0)
-// with the index increasing, so their results are the bits of constant evaluation wherever the
-// compiler fuses no multiply-add.
+// The run-time form of the plain kernels (products and attention) for the types without blocked
+// kernels (has_runtime_products, not has_runtime_kernels<T>; runtime_simd.hpp): loops that
+// compute the sums of fold.hpp. The folds suit a constant evaluator, but outside constant
+// evaluation the compiler unrolls every one of them, one instruction sequence per term, and they
+// read local copies of their operands; on a target without vector registers (Cortex-M) that is
+// code and stack for nothing. These loops read their operands where they are and add the same
+// terms in the same order, from Acc{} (+0) with the index increasing, so their results are the
+// bits of constant evaluation wherever the compiler fuses no multiply-add.
 #pragma once
 
 #include <cstddef>

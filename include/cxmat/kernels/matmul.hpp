@@ -52,11 +52,12 @@ constexpr void matmul_plain(const T (&a)[R][K], const T (&b)[K][C], accumulator_
   }
 }
 
-// The plain form at run time where there are no blocked kernels (has_runtime_loops): row i of
-// out is the sum of the rows b_k scaled by a_ik, added into out for k increasing, so each element
-// gets matmul_plain's terms in matmul_plain's order; a and b are read where they are (no
-// transposed copy of b on the stack). out must be zero on entry: matmul's result is
-// value-initialised, and zeroing it again here cost 28 bytes of Cortex-M4 code (GCC 12, -Os).
+// The plain form at run time where there are no blocked kernels (has_runtime_products, not
+// has_runtime_kernels<T>): row i of out is the sum of the rows b_k scaled by a_ik, added into
+// out for k increasing, so each element gets matmul_plain's terms in matmul_plain's order; a and
+// b are read where they are (no transposed copy of b on the stack). out must be zero on entry:
+// matmul's result is value-initialised, and zeroing it again here cost 28 bytes of Cortex-M4
+// code (GCC 12, -Os).
 template <class T, std::size_t R, std::size_t K, std::size_t C>
 inline void matmul_loops(const T (&a)[R][K], const T (&b)[K][C], accumulator_t<T> (&out)[R][C]) noexcept {
   for (std::size_t i = 0; i < R; ++i) {
@@ -69,7 +70,7 @@ inline void matmul_loops(const T (&a)[R][K], const T (&b)[K][C], accumulator_t<T
 // only where a run-time one fuses a multiply-add (FMA targets).
 template <class T, std::size_t R, std::size_t K, std::size_t C>
 constexpr void matmul_kernel(const T (&a)[R][K], const T (&b)[K][C], accumulator_t<T> (&out)[R][C]) noexcept {
-  by_evaluation<has_runtime_kernels<T> || has_runtime_loops<T>>(
+  by_evaluation<has_runtime_products>(
       [&](auto...) {
         if constexpr (has_runtime_kernels<T>) {
           gemm<R, C, K>(a, 0, b, 0, out, 0);  // T is float or double

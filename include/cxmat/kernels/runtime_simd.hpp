@@ -69,13 +69,13 @@ inline constexpr bool has_runtime_softmax = CXMAT_RUNTIME_KERNELS != 0 &&
 template <class T>
 inline constexpr bool has_runtime_kernels = has_runtime_softmax<T>&& simd_bytes >= 16;
 
-// Whether products and attention run loops at run time for T instead (kernels/loops.hpp): every
-// type without blocked kernels, unless CXMAT_RUNTIME_KERNELS is 0, where run time keeps the
-// constant-evaluation form (fold expressions), so that form is tested at run time too. The
-// folds unroll completely outside constant evaluation: on a target without vector registers
-// they cost code, and the local copies they read cost stack.
-template <class T>
-inline constexpr bool has_runtime_loops = CXMAT_RUNTIME_KERNELS != 0 && !has_runtime_kernels<T>;
+// Whether products and attention leave the constant-evaluation form at run time: for the types
+// with has_runtime_kernels the blocked kernels, for every other type loops (kernels/loops.hpp).
+// Not where CXMAT_RUNTIME_KERNELS is 0: run time then keeps the constant-evaluation form (fold
+// expressions), so that form is tested at run time too. The folds unroll completely outside
+// constant evaluation: on a target without vector registers they cost code, and the local
+// copies they read cost stack.
+inline constexpr bool has_runtime_products = CXMAT_RUNTIME_KERNELS != 0;
 
 // A vector of Bytes / sizeof(T) lanes. A "packet" of one lane is T itself, so the same kernel
 // code handles the column tails. Without vector extensions every packet is T (never used then:
