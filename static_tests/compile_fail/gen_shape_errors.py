@@ -158,6 +158,14 @@ def compile_snippet(spec, flags, snippet):
     return result.stdout.splitlines()
 
 
+def check_expected(cxx, label, snippet, full):
+    """Exits unless the output has the snippet's expected message (Expect-plain in plain mode)."""
+    key = "Expect-plain" if is_plain(label) else "Expect"
+    expect = re.compile(snippet.fields[key])
+    if not any(expect.search(l) for l in full):
+        sys.exit("%s with %s: the output does not match '// %s: %s'" % (snippet.stem, cxx, key, expect.pattern))
+
+
 def saved_output(outputs, snippet):
     """The output a --snippet run saved for this snippet (see main)."""
     path = os.path.join(outputs, snippet.stem + ".txt")
@@ -171,10 +179,7 @@ def messages(cxx, label, flags, snippet, outputs=None):
     """(shown lines, total line count) for one snippet and one compiler: compiled now, or read
     from the outputs folder where --snippet runs saved them."""
     full = saved_output(outputs, snippet) if outputs else compile_snippet(cxx, flags, snippet)
-    key = "Expect-plain" if is_plain(label) else "Expect"
-    expect = re.compile(snippet.fields[key])
-    if not any(expect.search(l) for l in full):
-        sys.exit("%s with %s: the output does not match '// %s: %s'" % (snippet.stem, cxx, key, expect.pattern))
+    check_expected(cxx, label, snippet, full)
     shown = normalize(full)
     if len(shown) > SHOWN_LINES:
         shown = shown[:SHOWN_LINES] + ["[... %d more lines]" % (len(full) - SHOWN_LINES)]
@@ -285,11 +290,11 @@ def main():
         if snippet is None:
             sys.exit("no snippet " + args.snippet)
         full = compile_snippet(cxx, flags, snippet)
+        print("\n".join(full))
+        check_expected(cxx, label, snippet, full)
         os.makedirs(args.save, exist_ok=True)
         with open(os.path.join(args.save, snippet.stem + ".txt"), "w", encoding="utf-8") as f:
             f.write("\n".join(full) + "\n")
-        messages(cxx, label, flags, snippet, args.save)  # exits unless the expected message is there
-        print("\n".join(full))
         return 0
 
     stored, labels = {}, [label for _, label in compilers]
