@@ -49,6 +49,23 @@ if(CXMAT_BUILD_RUNTIME_TESTS AND NOT TARGET cxmat_catch2)
   target_compile_options(cxmat_catch2 PRIVATE -O0 -fno-sanitize=all)
 endif()
 
+# The builds of the run-time kernel and fuzz tests besides the variants (runtime_tests/kernels,
+# runtime_tests/fuzz): with the build machine's instructions (CXMAT_NATIVE_TESTS, where the
+# compiler has -march=native) and at the target's own width (CXMAT_TARGET_WIDTH_TESTS, or
+# whenever there is no native build: one of the two is always built).
+if(CXMAT_BUILD_RUNTIME_TESTS)
+  include(CheckCXXCompilerFlag)
+  check_cxx_compiler_flag(-march=native CXMAT_HAS_MARCH_NATIVE)
+  set(cxmat_native_tests OFF)
+  if(CXMAT_NATIVE_TESTS AND CXMAT_HAS_MARCH_NATIVE)
+    set(cxmat_native_tests ON)
+  endif()
+  set(cxmat_target_width_tests ON)
+  if(cxmat_native_tests AND NOT CXMAT_TARGET_WIDTH_TESTS)
+    set(cxmat_target_width_tests OFF)
+  endif()
+endif()
+
 # A static test: an object library of static_asserts. Building it is the test, so the build of
 # the CTest entry is the check; there is nothing to run.
 function(cxmat_add_static_test name)
@@ -68,11 +85,18 @@ function(cxmat_add_static_test_folder area)
   set_tests_properties(static.${area} PROPERTIES RESOURCE_LOCK cxmat_build_tree LABELS "static;${area}")
 endfunction()
 
-# A runtime test: a Catch2 executable registered with CTest.
+# A runtime test: a Catch2 executable registered with CTest. Catch2's header is about two seconds
+# of every source that includes it; a test of three sources or more parses it once, into a
+# precompiled header of its own (its sources' flags differ from other tests').
 function(cxmat_add_runtime_test name)
   add_executable(${name} ${ARGN})
   target_link_libraries(${name} PRIVATE cxmat::cxmat cxmat_test_support cxmat_catch2)
   cxmat_set_warnings(${name})
+  list(FILTER ARGN INCLUDE REGEX "\\.cpp$")
+  list(LENGTH ARGN sources)
+  if(sources GREATER_EQUAL 3)
+    target_precompile_headers(${name} PRIVATE "${PROJECT_SOURCE_DIR}/test_support/catch.hpp")
+  endif()
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES LABELS runtime)
 endfunction()
