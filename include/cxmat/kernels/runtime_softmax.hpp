@@ -142,9 +142,16 @@ template <class T, class Len>
 template <class T, class Len>
 inline void softmax_row_runtime(T* row, Len len, T zero_bound) noexcept {
   const T max = softmax_max(row, len);
-  if (softmax_special(row, len, max)) return;
-  const T sum = softmax_exp_sum(row, len, max, zero_bound);
-  if (softmax_nan_sum(row, len, sum)) return;
+  // A NaN or zero sum, from either branch, is softmax_sum_special's. [[likely]] keeps the rare
+  // branch from costing the kernels it is inlined into registers (GCC 12, x86: up to 2 % more
+  // instructions in causal attention without it).
+  T sum;
+  if (softmax_finite_max(max)) [[likely]] {
+    sum = softmax_exp_sum(row, len, max, zero_bound);
+  } else {
+    sum = softmax_special_weights(row, len);
+  }
+  if (softmax_sum_special(row, len, sum)) return;
   softmax_divide(row, len, sum);
 }
 
@@ -196,7 +203,7 @@ inline void softmax_block_runtime(T (*w)[S], T zero_bound) noexcept {
   }
   for (std::size_t r = 0; r < M; ++r) {
     const T sum = softmax_sum(w[r], fixed_length<S>{});
-    if (!softmax_nan_sum(w[r], S, sum)) softmax_divide(w[r], fixed_length<S>{}, sum);
+    if (!softmax_sum_special(w[r], S, sum)) softmax_divide(w[r], fixed_length<S>{}, sum);
   }
 }
 

@@ -28,10 +28,14 @@ constexpr void softmax_row_plain(T* row, std::size_t n) noexcept {
     T max = -limits::infinity();
     bool has_nan = false;
     for (std::size_t j = 0; j < n; ++j) has_nan = has_nan || row[j] != row[j], max = (row[j] > max) ? row[j] : max;
-    if (softmax_special(row, n, max, has_nan)) return;
-    const T cutoff = max + exp_zero_bound<T>();
     T sum = T(0);
-    for (std::size_t j = 0; j < n; ++j) sum += (row[j] = (row[j] < cutoff) ? T(0) : exp(row[j] - max));
+    if (has_nan || !softmax_finite_max(max)) {
+      sum = softmax_special_weights(row, n);
+      if (softmax_sum_special(row, n, sum)) return;
+    } else {
+      const T cutoff = max + exp_zero_bound<T>();
+      for (std::size_t j = 0; j < n; ++j) sum += (row[j] = (row[j] < cutoff) ? T(0) : exp(row[j] - max));
+    }
     for (std::size_t j = 0; j < n; ++j) row[j] = row[j] / sum;
   } else {
     // A user-defined scalar (fixed point, ...): the stable formula, with `exp` found by
