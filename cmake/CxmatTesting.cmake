@@ -86,15 +86,15 @@ function(cxmat_add_static_test_folder area)
 endfunction()
 
 # A runtime test: a Catch2 executable registered with CTest. Catch2's header is about two seconds
-# of every source that includes it; a test of three sources or more parses it once, into a
-# precompiled header of its own (its sources' flags differ from other tests').
+# of every source that includes it. PRECOMPILED_CATCH (for tests of many sources that include it)
+# parses it once, into a precompiled header of the test's own (its sources' flags differ from
+# other tests'), which costs about as much as two such sources.
 function(cxmat_add_runtime_test name)
-  add_executable(${name} ${ARGN})
+  cmake_parse_arguments(arg "PRECOMPILED_CATCH" "" "" ${ARGN})
+  add_executable(${name} ${arg_UNPARSED_ARGUMENTS})
   target_link_libraries(${name} PRIVATE cxmat::cxmat cxmat_test_support cxmat_catch2)
   cxmat_set_warnings(${name})
-  list(FILTER ARGN INCLUDE REGEX "\\.cpp$")
-  list(LENGTH ARGN sources)
-  if(sources GREATER_EQUAL 3)
+  if(arg_PRECOMPILED_CATCH)
     target_precompile_headers(${name} PRIVATE "${PROJECT_SOURCE_DIR}/test_support/catch.hpp")
   endif()
   add_test(NAME ${name} COMMAND ${name})
