@@ -4,8 +4,9 @@
 # compile-fail, examples, firmware in QEMU, lint, install check, benchmark smoke build),
 # clang++ 19 under AddressSanitizer and UndefinedBehaviorSanitizer (every static and run-time
 # test, the kernel variants at every packet width, examples), clang++ 19 -std=c++2c (shape errors
-# as sentences: compile-fail snippets, worksheets, header check) and clang++ 14 (static tests,
-# compile-fail suite, exercises, header check). Prints the time of every stage at the end.
+# as sentences: compile-fail snippets, the static tests but attention's, header check) and
+# clang++ 14 (static tests, compile-fail suite, exercises, header check). Prints the time of every
+# stage at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,7 +1,7 @@
 // Mistake: The block form called without its number of heads: multi_head_attention(X, ...).
 // Rule: multi-head attention in block form: H is the first template argument, multi_head_attention<H>.
 // Expect: shape_error::multi_head_attention_needs_h_as_template_argument
-// Expect-plain: multi_head_attention_needs_h_as_template_argument
+// Expect-plain: error: static assertion failed: multi_head_attention\(X, Wq, Wk, Wv, \.\.\.\): the number of heads H is not given and cannot be deduced from the matrices: write multi_head_attention<H>\(X, Wq, Wk, Wv, Wo\), H dividing X's columns \(4\)\.
 #include <cxmat/cxmat.hpp>
 
 constexpr cxmat::matrix<double, 2, 4> X{};

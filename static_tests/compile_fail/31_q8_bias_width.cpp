@@ -1,7 +1,7 @@
 // Mistake: An int8 bias with one entry per input column instead of one per output column.
 // Rule: q8::matmul_transposed(a, bt, bias): bias is 1 x C, C = bt.rows.
 // Expect: shape_error::matmul_transposed_bias_must_be_1_by_bt_rows
-// Expect-plain: shape_error::matmul_transposed_bias_must_be_1_by_bt_rows
+// Expect-plain: error: static assertion failed: q8::matmul_transposed\(a, bt, bias\): the bias has one int32 per output column: its columns \(3\) must equal bt's rows \(4\) \(bias is 1 x C, bt is C x K\)\.
 #include <cstdint>
 
 #include <cxmat/quantized/matmul.hpp>

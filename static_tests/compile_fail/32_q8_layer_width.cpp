@@ -1,7 +1,7 @@
 // Mistake: An int8 input whose width is not the d_model of the layer it runs through.
 // Rule: q8::multi_head_attention(x, layer): x is n x d_model of the layer.
 // Expect: shape_error::q8_attention_x_cols_must_equal_layer_d_model
-// Expect-plain: shape_error::q8_attention_x_cols_must_equal_layer_d_model
+// Expect-plain: error: static assertion failed: q8::multi_head_attention\(x, layer\): x's columns \(5\) must equal the layer's d_model = 4 \(x is n x d_model\)\.
 #include <cstdint>
 
 #include <cxmat/quantized/attention.hpp>

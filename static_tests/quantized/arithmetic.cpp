@@ -127,14 +127,14 @@ CXMAT_ASSERT_REJECTED([](const auto& x, const auto& y) {
 }(ab, cxmat::batch<std::int8_t, 3, 2, 2>{}));
 
 // Shapes are checked in the type: the depth K must agree and the bias is 1 x C.
-constexpr matrix<std::int8_t, 2, 3> a3{};
-static_assert([](const auto& x, const auto& y) {
+[[maybe_unused]] constexpr matrix<std::int8_t, 2, 3> a3{};  // only the default mode probes it
+CXMAT_ASSERT_REJECTED([](const auto& x, const auto& y) {
   return !requires { q8::matmul_transposed(x, y, half); };
 }(a3, bt));
 static_assert([](const auto& x, const auto& y) {
   return requires { q8::matmul_transposed(x, y, half); };
 }(a, bt));
-static_assert([](const auto& x, const auto& y, const auto& b) {
+CXMAT_ASSERT_REJECTED([](const auto& x, const auto& y, const auto& b) {
   return !requires { q8::matmul_transposed(x, y, b, half); };
 }(a, bt, matrix<std::int32_t, 1, 3>{}));
 

@@ -134,14 +134,15 @@ multi_head_attention_with_weights(const X& x, const Wq& wq, const Wk& wk, const 
                                   const O&... opts) noexcept;
 
 namespace shape_error {
+template <class DModel>
 struct multi_head_attention_needs_h_as_template_argument;  // write multi_head_attention<H>(X, Wq, Wk, Wv, Wo): H heads
 }  // namespace shape_error
 
 /// Usage error: the block form called without its number of heads, multi_head_attention(X, ...)
-/// instead of multi_head_attention<H>(X, ...): H cannot be deduced from the matrices.
+/// instead of multi_head_attention<H>(X, ...): H cannot be deduced from the matrices. The error
+/// names X's width, which H must divide.
 template <Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, class... Rest>
-shape_error::multi_head_attention_needs_h_as_template_argument multi_head_attention(const X& x, const Wq& wq,
-                                                                                    const Wk& wk, const Wv& wv,
-                                                                                    const Rest&... rest) noexcept;
+shape_error::multi_head_attention_needs_h_as_template_argument<dim_of<detail::cols_of<X>>> multi_head_attention(
+    const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const Rest&... rest) noexcept;
 
 }  // namespace cxmat

@@ -205,6 +205,16 @@ constexpr sentence batch_key_padding() noexcept {
   return s;
 }
 
+template <class DModel>
+constexpr sentence heads_not_given() noexcept {
+  sentence s;
+  s.put("multi_head_attention(X, Wq, Wk, Wv, ...): the number of heads H is not given and cannot be deduced from the "
+        "matrices: write multi_head_attention<H>(X, Wq, Wk, Wv, Wo), H dividing X's columns ");
+  put_dim<DModel>(s);
+  s.put(".");
+  return s;
+}
+
 }  // namespace cxmat::detail::plain
 
 namespace cxmat::shape_error {
@@ -288,6 +298,10 @@ struct attention_options_must_fit_l_by_s_scores {
 template <class B, class... Options>
 struct batch_key_padding_must_have_one_row_per_item {
   static_assert(false, detail::plain::batch_key_padding<B>());
+};
+template <class DModel>
+struct multi_head_attention_needs_h_as_template_argument {
+  static_assert(false, detail::plain::heads_not_given<DModel>());
 };
 }  // namespace cxmat::shape_error
 #endif

@@ -190,3 +190,5 @@ requires(!InputFitsLayer<DM, DModel>)
 noexcept;
 
 }  // namespace cxmat::q8
+
+#include <cxmat/quantized/plain_errors.hpp>

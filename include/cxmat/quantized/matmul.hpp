@@ -203,3 +203,5 @@ requires(!(
                       const matmul_params& params) noexcept;
 
 }  // namespace cxmat::q8
+
+#include <cxmat/quantized/plain_errors.hpp>

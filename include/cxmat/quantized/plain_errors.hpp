@@ -1,0 +1,63 @@
+// Shape errors of the int8 layer (cxmat::q8) in plain words: in plain mode (CXMAT_PLAIN_ERRORS,
+// core/config.hpp) each q8 shape error (quantized/matmul.hpp, quantized/attention.hpp) is defined
+// here as a static_assert whose message is one sentence built at compile time. Outside plain
+// mode this header defines nothing and the errors stay incomplete types.
+#pragma once
+
+#include <cstddef>
+
+#include <cxmat/core/config.hpp>
+#include <cxmat/core/plain_errors.hpp>
+
+#if CXMAT_PLAIN_ERRORS
+namespace cxmat::detail::plain {
+
+template <class ACols, class BtCols>
+constexpr sentence q8_transposed_depths() noexcept {
+  sentence s;
+  s.put("q8::matmul_transposed(a, bt): a's columns ");
+  put_dim<ACols>(s);
+  s.put(" must equal bt's columns ");
+  put_dim<BtCols>(s);
+  s.put(": bt is the right operand stored transposed, C x K like TFLite's fully-connected weights.");
+  s.put(" Given as K x C? Pass transpose(b).");
+  return s;
+}
+
+template <class BtRows, class BiasCols>
+constexpr sentence q8_bias_width() noexcept {
+  sentence s;
+  s.put("q8::matmul_transposed(a, bt, bias): the bias has one int32 per output column: its columns ");
+  put_dim<BiasCols>(s);
+  s.put(" must equal bt's rows ");
+  put_dim<BtRows>(s);
+  s.put(" (bias is 1 x C, bt is C x K).");
+  return s;
+}
+
+template <class XCols, std::size_t DModel>
+constexpr sentence q8_layer_width() noexcept {
+  sentence s;
+  s.put("q8::multi_head_attention(x, layer): x's columns ");
+  put_dim<XCols>(s);
+  s.put(" must equal the layer's d_model = ").put(DModel).put(" (x is n x d_model).");
+  return s;
+}
+
+}  // namespace cxmat::detail::plain
+
+namespace cxmat::q8::shape_error {
+template <class ACols, class BtCols>
+struct matmul_transposed_a_cols_must_equal_bt_cols {
+  static_assert(false, cxmat::detail::plain::q8_transposed_depths<ACols, BtCols>());
+};
+template <class BtRows, class BiasCols>
+struct matmul_transposed_bias_must_be_1_by_bt_rows {
+  static_assert(false, cxmat::detail::plain::q8_bias_width<BtRows, BiasCols>());
+};
+template <class XCols, std::size_t DModel>
+struct q8_attention_x_cols_must_equal_layer_d_model {
+  static_assert(false, cxmat::detail::plain::q8_layer_width<XCols, DModel>());
+};
+}  // namespace cxmat::q8::shape_error
+#endif
