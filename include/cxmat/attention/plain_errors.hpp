@@ -208,8 +208,9 @@ constexpr sentence batch_key_padding() noexcept {
 template <class DModel>
 constexpr sentence heads_not_given() noexcept {
   sentence s;
-  s.put("multi_head_attention(X, Wq, Wk, Wv, ...): the number of heads H is not given and cannot be deduced from the "
-        "matrices: write multi_head_attention<H>(X, Wq, Wk, Wv, Wo), H dividing X's columns ");
+  s.put(
+      "multi_head_attention(X, Wq, Wk, Wv, ...): the number of heads H is not given and cannot be deduced from the "
+      "matrices: write multi_head_attention<H>(X, Wq, Wk, Wv, Wo), H dividing X's columns ");
   put_dim<DModel>(s);
   s.put(".");
   return s;
