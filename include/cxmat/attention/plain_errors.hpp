@@ -18,10 +18,8 @@ namespace cxmat::detail::plain {
 template <class QCols, class KCols>
 constexpr sentence query_key_widths() noexcept {
   sentence s;
-  s.put("attention(Q, K, V): Q's columns ");
-  put_dim<QCols>(s);
-  s.put(" must equal K's columns ");
-  put_dim<KCols>(s);
+  s.put("attention(Q, K, V): ");
+  put_must_equal<QCols, KCols>(s, "Q's columns", "K's columns");
   s.put(" (Q is L x d_k, K is S x d_k).");
   if constexpr (is_named<KCols> && !std::is_same_v<typename KCols::name_type, typename QCols::name_type>) {
     s.put(" Passed V where K belongs? The order is (Q, K, V).");
@@ -32,10 +30,8 @@ constexpr sentence query_key_widths() noexcept {
 template <class KRows, class VRows>
 constexpr sentence key_value_lengths() noexcept {
   sentence s;
-  s.put("attention(Q, K, V): K's rows ");
-  put_dim<KRows>(s);
-  s.put(" must equal V's rows ");
-  put_dim<VRows>(s);
+  s.put("attention(Q, K, V): ");
+  put_must_equal<KRows, VRows>(s, "K's rows", "V's rows");
   s.put(": one value row per key row (K is S x d_k, V is S x d_v).");
   return s;
 }
@@ -55,10 +51,8 @@ constexpr sentence projection_fits(const char* w, const char* product, const cha
 template <class WqCols, class WkCols>
 constexpr sentence wq_wk_widths() noexcept {
   sentence s;
-  s.put("self-attention: Wq's columns ");
-  put_dim<WqCols>(s);
-  s.put(" must equal Wk's columns ");
-  put_dim<WkCols>(s);
+  s.put("self-attention: ");
+  put_must_equal<WqCols, WkCols>(s, "Wq's columns", "Wk's columns");
   s.put(": Q·Kᵀ needs one width d_k for queries and keys.");
   return s;
 }
@@ -75,10 +69,8 @@ constexpr sentence heads_divide(const char* what) noexcept {
 template <class ConcatCols, class WoRows>
 constexpr sentence wo_fits_heads() noexcept {
   sentence s;
-  s.put("multi-head attention: W_o's rows ");
-  put_dim<WoRows>(s);
-  s.put(" must equal the columns of the concatenated heads ");
-  put_dim<ConcatCols>(s);
+  s.put("multi-head attention: ");
+  put_must_equal<WoRows, ConcatCols>(s, "W_o's rows", "the columns of the concatenated heads");
   s.put(" (Concat(heads) is n x H·d_v, W_o is H·d_v x d_model).");
   if constexpr (ConcatCols::size == WoRows::size) {
     s.put(" The sizes agree: if d_model = H·d_v, state it with CXMAT_DIM_EQUALS.");
@@ -108,10 +100,8 @@ constexpr sentence kv_heads_divide_width(const char* w) noexcept {
 template <class QHead, class KHead>
 constexpr sentence head_widths() noexcept {
   sentence s;
-  s.put("grouped-query attention: a query head's width ");
-  put_dim<QHead>(s);
-  s.put(" must equal its key/value head's width ");
-  put_dim<KHead>(s);
+  s.put("grouped-query attention: ");
+  put_must_equal<QHead, KHead>(s, "a query head's width", "its key/value head's width");
   s.put(" (Wq is H·d_k wide, Wk is H_kv·d_k wide).");
   return s;
 }
@@ -188,10 +178,8 @@ constexpr sentence bias_width() noexcept {
   constexpr const char* names[] = {"query_bias (X_q·W_q + b)", "key_bias (X_kv·W_k + b)", "value_bias (X_kv·W_v + b)",
                                    "output_bias (Concat(heads)·W_o + b)"};
   sentence s;
-  s.put(names[static_cast<std::size_t>(Projection::value)]).put(": the bias width ");
-  put_dim<BiasWidth>(s);
-  s.put(" must equal the projection's width ");
-  put_dim<Width>(s);
+  s.put(names[static_cast<std::size_t>(Projection::value)]).put(": ");
+  put_must_equal<BiasWidth, Width>(s, "the bias width", "the projection's width");
   s.put(".");
   return s;
 }

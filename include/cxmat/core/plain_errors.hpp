@@ -165,6 +165,15 @@ constexpr void put_dims(sentence& s) noexcept {
   ((s.put(first ? "" : ", "), put_dim<D>(s), first = false), ...);
 }
 
+/// "<a> (2, d_k) must equal <b> (3)": the comparison most rules state.
+template <class A, class B>
+constexpr void put_must_equal(sentence& s, const char* a, const char* b) noexcept {
+  s.put(a).put(' ');
+  put_dim<A>(s);
+  s.put(" must equal ").put(b).put(' ');
+  put_dim<B>(s);
+}
+
 }  // namespace cxmat::detail::plain
 
 #if CXMAT_PLAIN_ERRORS
@@ -173,10 +182,8 @@ namespace cxmat::detail::plain {
 template <class ACols, class BRows>
 constexpr sentence matmul_inner() noexcept {
   sentence s;
-  s.put("matmul(A, B): A's columns ");
-  put_dim<ACols>(s);
-  s.put(" must equal B's rows ");
-  put_dim<BRows>(s);
+  s.put("matmul(A, B): ");
+  put_must_equal<ACols, BRows>(s, "A's columns", "B's rows");
   s.put(". For Q·Kᵀ write matmul(Q, transpose(K)); a projection X·W needs W with d_model rows.");
   put_name_hint<ACols, BRows>(s);
   return s;

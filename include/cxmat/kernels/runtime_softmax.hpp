@@ -180,7 +180,7 @@ inline void softmax_block_runtime(T (*w)[S], T zero_bound) noexcept {
   T cutoff[padded];
   for (std::size_t r = 0; r < M; ++r) {
     const T m = softmax_max(w[r], fixed_length<S>{});
-    if (m == std::numeric_limits<T>::infinity() || m == -std::numeric_limits<T>::infinity()) {
+    if (!softmax_finite_max(m)) {
       for (std::size_t i = 0; i < M; ++i) softmax_row_runtime(w[i], fixed_length<S>{}, zero_bound);  // rare
       return;
     }

@@ -15,10 +15,8 @@ namespace cxmat::detail::plain {
 template <class ACols, class BtCols>
 constexpr sentence q8_transposed_depths() noexcept {
   sentence s;
-  s.put("q8::matmul_transposed(a, bt): a's columns ");
-  put_dim<ACols>(s);
-  s.put(" must equal bt's columns ");
-  put_dim<BtCols>(s);
+  s.put("q8::matmul_transposed(a, bt): ");
+  put_must_equal<ACols, BtCols>(s, "a's columns", "bt's columns");
   s.put(": bt is the right operand stored transposed, C x K like TFLite's fully-connected weights.");
   s.put(" Given as K x C? Pass transpose(b).");
   return s;
@@ -27,10 +25,8 @@ constexpr sentence q8_transposed_depths() noexcept {
 template <class BtRows, class BiasCols>
 constexpr sentence q8_bias_width() noexcept {
   sentence s;
-  s.put("q8::matmul_transposed(a, bt, bias): the bias has one int32 per output column: its columns ");
-  put_dim<BiasCols>(s);
-  s.put(" must equal bt's rows ");
-  put_dim<BtRows>(s);
+  s.put("q8::matmul_transposed(a, bt, bias): the bias has one int32 per output column: ");
+  put_must_equal<BiasCols, BtRows>(s, "its columns", "bt's rows");
   s.put(" (bias is 1 x C, bt is C x K).");
   return s;
 }
