@@ -2,8 +2,15 @@
 # Tests scripts/exercise.sh on one exercise, as a student runs it: on the start file it must say
 # NOT YET, show a line that matches the exercise's expect.txt, and print the hint; on the
 # solution it must say PASS; on the solution without its checks it must refuse.
-#   bash exercises/check_checker.sh <exercise folder> <compiler> [extra flags]
+#   bash exercises/check_checker.sh [--save DIR] <exercise folder> <compiler> [extra flags]
+# --save keeps what the checker showed for the start file in DIR/NN.txt, for the learn page's
+# check (exercises/gen_learn.py --checker-outputs DIR), which then need not compile it again.
 set -u
+save=""
+if [[ "${1:-}" == --save ]]; then
+  save="$2"
+  shift 2
+fi
 dir="$1"
 export CXX="$2"
 export CXMAT_EXERCISE_FLAGS="${3:-}"
@@ -11,10 +18,13 @@ checker="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/scripts/exercise.sh"
 number="$(basename "$dir" | cut -c1-2)"
 fail() { echo "FAILED: $*"; exit 1; }
 
-out="$(bash "$checker" "$number" "$dir/start.cpp" 2>&1)"
+out="$(bash "$checker" "$number" 2>&1)"  # the default file, start.cpp, as a student runs it
 status=$?
 printf '%s\n' "$out"
 [[ $status -eq 1 ]] || fail "start.cpp: the checker exited with $status, expected 1 (not yet)"
+if [[ -n "$save" ]]; then
+  mkdir -p "$save" && printf '%s\n' "$out" >"$save/$number.txt"
+fi
 grep -q '^NOT YET: it does not compile' <<<"$out" || fail "start.cpp: the checker did not say NOT YET for a compile error"
 # With a -std where shape errors are sentences (exercise.sh --std), a shape error's regex is in
 # expect_plain.txt.

@@ -12,8 +12,9 @@ Generate (with every compiler the page should show):
     python3 exercises/gen_learn.py --compiler g++ --compiler clang++-19
 Check (CTest runs this with the build's compiler):
     python3 exercises/gen_learn.py --check --compiler g++
-The check reruns the compiler given, rebuilds the page from those outputs and the outputs
-recorded for the other compilers, and fails if the page differs. It exits with 77 (skipped)
+The check reruns the compiler given (or, with --checker-outputs, reads what the checker tests
+showed for the start files), rebuilds the page from those outputs and the outputs recorded for
+the other compilers, and fails if the page differs. It exits with 77 (skipped)
 when the page has no section for that compiler (e.g. another major version).
 
 Outputs are made deterministic as in static_tests/compile_fail/gen_shape_errors.py: LC_ALL=C,
@@ -93,12 +94,23 @@ sys.path.insert(0, os.path.join(ROOT, "static_tests", "compile_fail"))
 from gen_shape_errors import normalize  # noqa: E402
 
 
-def checker_lines(cxx, flags, ex):
-    """What scripts/exercise.sh shows of the compiler's output for the start file."""
-    result = run(["bash", CHECKER, ex.number],  # the default file, exercises/NN_name/start.cpp
-                 {"CXX": cxx, "CXMAT_EXERCISE_FLAGS": " ".join(flags)})
-    text = result.stdout
-    if result.returncode != 1 or "The compiler says:" not in text:
+def checker_lines(cxx, flags, ex, saved=None):
+    """What scripts/exercise.sh shows of the compiler's output for the start file: run here, or
+    read from `saved`, a folder where exercises/check_checker.sh --save kept that run's output
+    (NN.txt) for the same compiler and flags."""
+    if saved:
+        try:
+            with open(os.path.join(saved, ex.number + ".txt"), encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            sys.exit("%s: no saved checker output (%s): run its checker test first" % (ex.stem, e))
+    else:
+        result = run(["bash", CHECKER, ex.number],  # the default file, exercises/NN_name/start.cpp
+                     {"CXX": cxx, "CXMAT_EXERCISE_FLAGS": " ".join(flags)})
+        text = result.stdout
+        if result.returncode != 1:
+            sys.exit("%s with %s: the checker exited with %d, not 1:\n%s" % (ex.stem, cxx, result.returncode, text))
+    if "The compiler says:" not in text:
         sys.exit("%s with %s: the checker did not report a compile error:\n%s" % (ex.stem, cxx, text))
     shown = text.split("The compiler says:\n", 1)[1].split("\n\n", 1)[0].splitlines()
     std = run(["bash", CHECKER, "--std"], {"CXX": cxx}).stdout.strip()
@@ -271,8 +283,13 @@ def main():
     parser.add_argument("--flags", default="", help="extra compiler flags, e.g. the build's CMAKE_CXX_FLAGS")
     parser.add_argument("--check", action="store_true", help="check docs/learn.md instead of writing it")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--checker-outputs", metavar="DIR",
+                        help="read what the checker shows for each start file from DIR/NN.txt (saved by "
+                             "exercises/check_checker.sh --save, with the one compiler given) instead of running it")
     args = parser.parse_args()
     flags = shlex.split(args.flags)
+    if args.checker_outputs and len(args.compiler) != 1:
+        sys.exit("--checker-outputs holds one compiler's outputs: give one --compiler")
 
     exercises = [Exercise(os.path.join(HERE, d)) for d in sorted(os.listdir(HERE))
                  if re.match(r"^\d\d_\w+$", d) and os.path.isdir(os.path.join(HERE, d))]
@@ -305,7 +322,7 @@ def main():
     def do(job):
         kind, ex, cxx, label = job
         if kind == "short":
-            return (ex.stem, label), block(ex.stem, label, checker_lines(cxx, flags, ex))
+            return (ex.stem, label), block(ex.stem, label, checker_lines(cxx, flags, ex, args.checker_outputs))
         shown, count = full_output(cxx, flags, ex)
         return ("full-" + ex.stem, label), block("full-" + ex.stem, label, shown, " (%d lines in all)" % count)
 

@@ -12,23 +12,38 @@ cd "$(dirname "$0")/.."
 
 stage_names=()
 stage_seconds=()
-timed() {  # timed NAME COMMAND...: runs COMMAND, records its wall time under NAME
-  local name=$1 start=$SECONDS
+stage_cpu=()
+cpu_file=$(mktemp)
+cpu_now=0
+children_cpu() {  # cpu_now = user + system seconds of this shell's finished child processes
+  times >"$cpu_file"  # in this shell: in a $(...) subshell, times counts the subshell's children
+  cpu_now=$(tail -n1 "$cpu_file" | awk '{ split($1, u, "m"); split($2, s, "m"); printf "%d", 60 * (u[1] + s[1]) + u[2] + s[2] }')
+}
+timed() {  # timed NAME COMMAND...: runs COMMAND, records its wall and processor time under NAME
+  local name=$1 start=$SECONDS cpu_start
+  children_cpu
+  cpu_start=$cpu_now
   shift
   "$@"
+  children_cpu
   stage_names+=("$name")
   stage_seconds+=($((SECONDS - start)))
+  stage_cpu+=($((cpu_now - cpu_start)))
 }
+# Wall time, and the processor time of the stage's processes (user + system, all cores): their
+# ratio shows how well a stage keeps the cores busy, the processor time what it costs.
 summary() {
   echo "==================== stage times ===================="
-  local i total=0
+  printf '  %-24s %7s %9s\n' "" "wall" "processor"
+  local i total=0 cpu=0
   for i in "${!stage_names[@]}"; do
-    printf '  %-24s %5d s\n' "${stage_names[$i]}" "${stage_seconds[$i]}"
+    printf '  %-24s %5d s %7d s\n' "${stage_names[$i]}" "${stage_seconds[$i]}" "${stage_cpu[$i]}"
     total=$((total + stage_seconds[i]))
+    cpu=$((cpu + stage_cpu[i]))
   done
-  printf '  %-24s %5d s\n' "total" "$total"
+  printf '  %-24s %5d s %7d s\n' "total" "$total" "$cpu"
 }
-trap summary EXIT
+trap 'summary; rm -f "$cpu_file"' EXIT
 
 timed install-deps bash scripts/install-deps.sh test
 
