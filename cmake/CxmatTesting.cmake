@@ -85,17 +85,45 @@ function(cxmat_add_static_test_folder area)
   set_tests_properties(static.${area} PROPERTIES RESOURCE_LOCK cxmat_build_tree LABELS "static;${area}")
 endfunction()
 
-# A runtime test: a Catch2 executable registered with CTest. Catch2's header is about two seconds
-# of every source that includes it. PRECOMPILED_CATCH (for tests of many sources that include it)
-# parses it once, into a precompiled header of the test's own (its sources' flags differ from
-# other tests'), which costs about as much as two such sources.
+# Catch2's header precompiled once per configuration for the run-time tests that ask for it:
+# the header is about two seconds of every source that includes it, its precompiled form as much
+# as two such sources. A precompiled header is only valid for sources compiled with the same
+# options, so the tests built with the machine's instructions (NATIVE) get their own.
+function(cxmat_catch_pch_owner name)
+  if(TARGET ${name})
+    return()
+  endif()
+  set(source "${CMAKE_BINARY_DIR}/${name}.cpp")
+  file(CONFIGURE OUTPUT "${source}" CONTENT "// Precompiles Catch2's header for the run-time tests.\n")
+  add_library(${name} OBJECT "${source}")
+  target_link_libraries(${name} PRIVATE cxmat::cxmat cxmat_test_support cxmat_catch2)
+  cxmat_set_warnings(${name})
+  target_precompile_headers(${name} PRIVATE "${PROJECT_SOURCE_DIR}/test_support/catch.hpp")
+  foreach(option IN LISTS ARGN)
+    target_compile_options(${name} PRIVATE ${option})
+  endforeach()
+endfunction()
+
+# A runtime test: a Catch2 executable registered with CTest. PRECOMPILED_CATCH: its sources use
+# the configuration's precompiled Catch2 header (so they must not add options that change what
+# the header compiles to, e.g. -O2 in an unoptimised build or -ffast-math; macros of their own
+# are fine). NATIVE: built with the machine's instructions (-march=native).
 function(cxmat_add_runtime_test name)
-  cmake_parse_arguments(arg "PRECOMPILED_CATCH" "" "" ${ARGN})
+  cmake_parse_arguments(arg "PRECOMPILED_CATCH;NATIVE" "" "" ${ARGN})
   add_executable(${name} ${arg_UNPARSED_ARGUMENTS})
   target_link_libraries(${name} PRIVATE cxmat::cxmat cxmat_test_support cxmat_catch2)
   cxmat_set_warnings(${name})
+  if(arg_NATIVE)
+    target_compile_options(${name} PRIVATE -march=native)
+  endif()
   if(arg_PRECOMPILED_CATCH)
-    target_precompile_headers(${name} PRIVATE "${PROJECT_SOURCE_DIR}/test_support/catch.hpp")
+    if(arg_NATIVE)
+      cxmat_catch_pch_owner(cxmat_catch_pch_native -march=native)
+      target_precompile_headers(${name} REUSE_FROM cxmat_catch_pch_native)
+    else()
+      cxmat_catch_pch_owner(cxmat_catch_pch)
+      target_precompile_headers(${name} REUSE_FROM cxmat_catch_pch)
+    endif()
   endif()
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES LABELS runtime)
