@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests scripts/exercise.sh on one exercise, as a student runs it: on the start file it must say
 # NOT YET, show a line that matches the exercise's expect.txt, and print the hint; on the
-# solution it must say PASS; on the solution without its checks it must refuse.
+# solution it must say PASS without a warning (the checker compiles with the project's warning
+# flags); on the solution without its checks it must refuse.
 #   bash exercises/check_checker.sh [--save DIR] <exercise folder> <compiler> [extra flags]
 # --save keeps what the checker showed for the start file in DIR/NN.txt, for the learn page's
 # check (exercises/gen_learn.py --checker-outputs DIR), which then need not compile it again.
@@ -40,6 +41,8 @@ status=$?
 printf '%s\n' "$out"
 [[ $status -eq 0 ]] || fail "solution.cpp: the checker exited with $status, expected 0"
 grep -q '^PASS: ' <<<"$out" || fail "solution.cpp: the checker did not say PASS"
+# The checker compiles with the project's warnings: a solution is warning-free.
+if grep -q '^The compiler warns' <<<"$out"; then fail "solution.cpp: the compiler warns"; fi
 # The solution without its checks would compile: the checker must refuse it, not say PASS.
 stripped="$(mktemp "${TMPDIR:-/tmp}/cxmat_exercise_XXXXXX.cpp")"
 trap 'rm -f "$stripped"' EXIT
