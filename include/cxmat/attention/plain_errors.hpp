@@ -17,10 +17,8 @@ namespace cxmat::detail::plain {
 
 template <class QCols, class KCols>
 constexpr sentence query_key_widths() noexcept {
-  sentence s;
-  s.put("attention(Q, K, V): ");
-  put_must_equal<QCols, KCols>(s, "Q's columns", "K's columns");
-  s.put(" (Q is L x d_k, K is S x d_k).");
+  sentence s = must_equal_sentence<QCols, KCols>("attention(Q, K, V): ", "Q's columns", "K's columns",
+                                                 " (Q is L x d_k, K is S x d_k).");
   if constexpr (is_named<KCols> && !std::is_same_v<typename KCols::name_type, typename QCols::name_type>) {
     s.put(" Passed V where K belongs? The order is (Q, K, V).");
   }
@@ -29,11 +27,8 @@ constexpr sentence query_key_widths() noexcept {
 
 template <class KRows, class VRows>
 constexpr sentence key_value_lengths() noexcept {
-  sentence s;
-  s.put("attention(Q, K, V): ");
-  put_must_equal<KRows, VRows>(s, "K's rows", "V's rows");
-  s.put(": one value row per key row (K is S x d_k, V is S x d_v).");
-  return s;
+  return must_equal_sentence<KRows, VRows>("attention(Q, K, V): ", "K's rows", "V's rows",
+                                           ": one value row per key row (K is S x d_k, V is S x d_v).");
 }
 
 template <class XCols, class WRows>
@@ -50,11 +45,8 @@ constexpr sentence projection_fits(const char* w, const char* product, const cha
 
 template <class WqCols, class WkCols>
 constexpr sentence wq_wk_widths() noexcept {
-  sentence s;
-  s.put("self-attention: ");
-  put_must_equal<WqCols, WkCols>(s, "Wq's columns", "Wk's columns");
-  s.put(": Q·Kᵀ needs one width d_k for queries and keys.");
-  return s;
+  return must_equal_sentence<WqCols, WkCols>("self-attention: ", "Wq's columns", "Wk's columns",
+                                             ": Q·Kᵀ needs one width d_k for queries and keys.");
 }
 
 template <std::size_t H, class Width>
@@ -68,10 +60,9 @@ constexpr sentence heads_divide(const char* what) noexcept {
 
 template <class ConcatCols, class WoRows>
 constexpr sentence wo_fits_heads() noexcept {
-  sentence s;
-  s.put("multi-head attention: ");
-  put_must_equal<WoRows, ConcatCols>(s, "W_o's rows", "the columns of the concatenated heads");
-  s.put(" (Concat(heads) is n x H·d_v, W_o is H·d_v x d_model).");
+  sentence s = must_equal_sentence<WoRows, ConcatCols>("multi-head attention: ", "W_o's rows",
+                                                       "the columns of the concatenated heads",
+                                                       " (Concat(heads) is n x H·d_v, W_o is H·d_v x d_model).");
   if constexpr (ConcatCols::size == WoRows::size) {
     s.put(" The sizes agree: if d_model = H·d_v, state it with CXMAT_DIM_EQUALS.");
   } else {
@@ -99,11 +90,8 @@ constexpr sentence kv_heads_divide_width(const char* w) noexcept {
 
 template <class QHead, class KHead>
 constexpr sentence head_widths() noexcept {
-  sentence s;
-  s.put("grouped-query attention: ");
-  put_must_equal<QHead, KHead>(s, "a query head's width", "its key/value head's width");
-  s.put(" (Wq is H·d_k wide, Wk is H_kv·d_k wide).");
-  return s;
+  return must_equal_sentence<QHead, KHead>("grouped-query attention: ", "a query head's width",
+                                           "its key/value head's width", " (Wq is H·d_k wide, Wk is H_kv·d_k wide).");
 }
 
 template <class... E>
@@ -175,13 +163,10 @@ constexpr sentence options_conflict() noexcept {
 
 template <class Projection, class BiasWidth, class Width>
 constexpr sentence bias_width() noexcept {
-  constexpr const char* names[] = {"query_bias (X_q·W_q + b)", "key_bias (X_kv·W_k + b)", "value_bias (X_kv·W_v + b)",
-                                   "output_bias (Concat(heads)·W_o + b)"};
-  sentence s;
-  s.put(names[static_cast<std::size_t>(Projection::value)]).put(": ");
-  put_must_equal<BiasWidth, Width>(s, "the bias width", "the projection's width");
-  s.put(".");
-  return s;
+  constexpr const char* operations[] = {"query_bias (X_q·W_q + b): ", "key_bias (X_kv·W_k + b): ",
+                                        "value_bias (X_kv·W_v + b): ", "output_bias (Concat(heads)·W_o + b): "};
+  return must_equal_sentence<BiasWidth, Width>(operations[static_cast<std::size_t>(Projection::value)],
+                                               "the bias width", "the projection's width", ".");
 }
 
 template <class B>

@@ -174,6 +174,18 @@ constexpr void put_must_equal(sentence& s, const char* a, const char* b) noexcep
   put_dim<B>(s);
 }
 
+/// "<operation><a> (2, d_k) must equal <b> (3)<after>": the sentence of a rule that compares two
+/// dimensions (a rule with more to say adds to it).
+template <class A, class B>
+constexpr sentence must_equal_sentence(const char* operation, const char* a, const char* b,
+                                       const char* after) noexcept {
+  sentence s;
+  s.put(operation);
+  put_must_equal<A, B>(s, a, b);
+  s.put(after);
+  return s;
+}
+
 }  // namespace cxmat::detail::plain
 
 #if CXMAT_PLAIN_ERRORS
@@ -181,10 +193,9 @@ namespace cxmat::detail::plain {
 // One sentence per shape error of core/shape_rules.hpp, in its order.
 template <class ACols, class BRows>
 constexpr sentence matmul_inner() noexcept {
-  sentence s;
-  s.put("matmul(A, B): ");
-  put_must_equal<ACols, BRows>(s, "A's columns", "B's rows");
-  s.put(". For Q·Kᵀ write matmul(Q, transpose(K)); a projection X·W needs W with d_model rows.");
+  sentence s = must_equal_sentence<ACols, BRows>(
+      "matmul(A, B): ", "A's columns", "B's rows",
+      ". For Q·Kᵀ write matmul(Q, transpose(K)); a projection X·W needs W with d_model rows.");
   put_name_hint<ACols, BRows>(s);
   return s;
 }

@@ -14,21 +14,17 @@ namespace cxmat::detail::plain {
 
 template <class ACols, class BtCols>
 constexpr sentence q8_transposed_depths() noexcept {
-  sentence s;
-  s.put("q8::matmul_transposed(a, bt): ");
-  put_must_equal<ACols, BtCols>(s, "a's columns", "bt's columns");
-  s.put(": bt is the right operand stored transposed, C x K like TFLite's fully-connected weights.");
-  s.put(" Given as K x C? Pass transpose(b).");
-  return s;
+  return must_equal_sentence<ACols, BtCols>(
+      "q8::matmul_transposed(a, bt): ", "a's columns", "bt's columns",
+      ": bt is the right operand stored transposed, C x K like TFLite's fully-connected weights."
+      " Given as K x C? Pass transpose(b).");
 }
 
 template <class BtRows, class BiasCols>
 constexpr sentence q8_bias_width() noexcept {
-  sentence s;
-  s.put("q8::matmul_transposed(a, bt, bias): the bias has one int32 per output column: ");
-  put_must_equal<BiasCols, BtRows>(s, "its columns", "bt's rows");
-  s.put(" (bias is 1 x C, bt is C x K).");
-  return s;
+  return must_equal_sentence<BiasCols, BtRows>(
+      "q8::matmul_transposed(a, bt, bias): the bias has one int32 per output column: ", "its columns", "bt's rows",
+      " (bias is 1 x C, bt is C x K).");
 }
 
 template <class XCols, std::size_t DModel>
