@@ -1,23 +1,44 @@
 # Helpers that every test folder uses, so that each folder's CMakeLists.txt only lists sources.
 
 # Python for the tests' scripts (gallery, learn page, reference checks). Prefer an interpreter
-# that has numpy, which the reference checks need: the first python3 on PATH may be a separate
-# installation without it, while Debian's python3-numpy is for the system interpreter.
+# that has numpy and mpmath, which the reference checks need: the first python3 on PATH may be a
+# separate installation without them, while Debian's python3-numpy and python3-mpmath are for the
+# system interpreter.
 if(NOT DEFINED Python3_EXECUTABLE)
   find_program(cxmat_path_python3 NAMES python3)
   find_program(cxmat_system_python3 NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
   foreach(candidate IN ITEMS "${cxmat_path_python3}" "${cxmat_system_python3}")
     if(candidate AND NOT DEFINED cxmat_numpy_python3)
-      execute_process(COMMAND "${candidate}" -c "import numpy" RESULT_VARIABLE has_numpy OUTPUT_QUIET ERROR_QUIET)
+      execute_process(COMMAND "${candidate}" -c "import numpy, mpmath" RESULT_VARIABLE has_numpy OUTPUT_QUIET ERROR_QUIET)
       if(has_numpy EQUAL 0)
         set(cxmat_numpy_python3 "${candidate}")
       endif()
     endif()
   endforeach()
   if(DEFINED cxmat_numpy_python3)
-    set(Python3_EXECUTABLE "${cxmat_numpy_python3}" CACHE FILEPATH "Python 3 for cxmat's test scripts (with numpy)")
+    set(Python3_EXECUTABLE "${cxmat_numpy_python3}" CACHE FILEPATH "Python 3 for cxmat's test scripts (with numpy and mpmath)")
   endif()
 endif()
+
+# A check that a generated reference file is current: `SCRIPT ARGS...` exits 0 when the committed
+# file equals what the script writes now, 77 when a module it needs is missing (skipped). The
+# references must come out the same on every machine, whatever kernels numpy picks for its CPU,
+# so the check runs three times (test_support/numpy_features.py): NAME with numpy as it starts
+# here, NAME.no_avx512 without its AVX-512 kernels, NAME.baseline without any dispatched kernel.
+function(cxmat_add_reference_check name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "COMMAND;LABELS")
+  foreach(mode IN ITEMS all no-avx512 baseline)
+    set(test_name ${name})
+    if(NOT mode STREQUAL "all")
+      string(REPLACE "-" "_" suffix "${mode}")
+      set(test_name ${name}.${suffix})
+    endif()
+    add_test(NAME ${test_name}
+      COMMAND ${Python3_EXECUTABLE} "${PROJECT_SOURCE_DIR}/test_support/numpy_features.py" ${mode}
+              ${Python3_EXECUTABLE} ${arg_COMMAND})
+    set_tests_properties(${test_name} PROPERTIES SKIP_RETURN_CODE 77 LABELS "${arg_LABELS}")
+  endforeach()
+endfunction()
 
 # The one support folder of the tests, test_support/: data and checks shared by the static and
 # run-time tests (worksheet data, softmax cases, reference values) and the run-time helpers

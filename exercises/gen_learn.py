@@ -169,7 +169,8 @@ it computes the numbers too (`constexpr`), so a `static_assert` can check them. 
 `CXX=clang++-19 bash scripts/exercise.sh NN` uses another compiler; `bash scripts/exercise.sh NN
 my_try.cpp` checks another file against exercise NN. Each exercise is one small change, and each
 builds on the one before. The numbers the checks compare with are computed without cxmat, by hand
-or with numpy (`exercises/reference/answers.py`, which writes `exercises/answers.hpp`).
+or in exact arithmetic rounded once to float64 (`exercises/reference/answers.py`, which writes
+`exercises/answers.hpp`).
 
 ## The names of the shapes
 

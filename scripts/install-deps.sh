@@ -14,7 +14,9 @@ test_packages=("${demo_packages[@]}"
   clang-format clang-tidy  # lint.clang_format and lint.clang_tidy (Debian 12: version 14)
   catch2              # runtime tests (Catch2 2.13 on Debian 12; Catch2 3 is used if found)
   python3             # compile-fail gallery check and reference scripts
-  python3-numpy       # float64 references: worksheets, coverage matrix, exercises, numpy print format
+  python3-numpy       # reference scripts' arrays (worksheets, coverage matrix, exercises), numpy print format
+  python3-mpmath      # the references' arithmetic: 200-bit, rounded once, the same on every CPU
+  python3-torch       # PyTorch 1.13: reference for the transformer layers, weight files for the importer
   libmpfr-dev         # exp/sqrt accuracy reference
   libbenchmark-dev    # run-time benchmarks
   libeigen3-dev       # run-time benchmark anchor

@@ -1,6 +1,6 @@
 // Masks, causal attention, score bias and scale, projection biases, grouped-query and
 // cross-attention, weights out — at compile time. Hand-checkable cases are checked exactly;
-// the others against numpy float64 (static_tests/reference/attention_features.py) within 1e-9.
+// the others against float64 references (static_tests/reference/attention_features.py) within 1e-9.
 #include <type_traits>
 
 #include <limits>
@@ -27,7 +27,7 @@ static_assert(cxmat::attention_weights(zeros, zeros, cxmat::causal) ==
 static_assert(cxmat_test::matches_reference(cxmat::scaled_dot_product_attention(zeros, zeros, V, cxmat::causal),
                                             m32{{{1, 2}, {2, 3}, {3, 4}}}));
 
-// A causal case with real scores, against numpy.
+// A causal case with real scores, against the reference.
 constexpr m32 Q{{{1, 0}, {0, 1}, {1, 1}}};
 constexpr m32 K{{{1, 0}, {0, 1}, {1, -1}}};
 static_assert(matches_reference(cxmat::attention_weights(Q, K, cxmat::causal),

@@ -1,6 +1,6 @@
 // The per-head (Hana) form takes the options of self-attention: masks, causal, score bias,
 // scale, query/key/value biases per head, and output_bias with W_o. Checked against the block
-// form (tested against numpy in attention_features.cpp) with the same weights cut into column
+// form (tested against the reference in attention_features.cpp) with the same weights cut into column
 // blocks, and against hand-computed values.
 #include <cxmat/cxmat.hpp>
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes docs/coverage.md, the table of attention forms x options, from the cell declarations in
 test_support/coverage_cells.hpp (CXMAT_COVERAGE_CELLS), which the static and run-time tests check.
-Every supported cell must have its numpy reference in test_support/coverage_reference.hpp.
+Every supported cell must have its reference in test_support/coverage_reference.hpp.
 
 Run: python3 static_tests/reference/gen_coverage.py [--check]
 --check compares with the committed docs/coverage.md instead of writing it (exit 1 when it differs).
@@ -84,7 +84,7 @@ def check_references(cells):
     names = set(re.findall(r"inline constexpr [^{]* (\w+)\{", REFERENCE.read_text()))
     for (form, option), (kind, _) in cells.items():
         if kind == "SUPPORTED" and f"{form}_{option}" not in names:
-            sys.exit(f"no numpy reference {form}_{option} in {REFERENCE.name}")
+            sys.exit(f"no reference {form}_{option} in {REFERENCE.name}")
 
 
 def document(cells):
@@ -98,12 +98,13 @@ def document(cells):
         "Which option each attention function takes, as the tests establish it. Every cell below is",
         "declared once in `test_support/coverage_cells.hpp` and checked by the tests:",
         "",
-        "- **✓**: the call compiles, its constant-evaluated result matches a float64 numpy reference",
+        "- **✓**: the call compiles, its constant-evaluated result matches a float64 reference",
         "  within 1e-9 relative (`static_tests/attention/coverage*.cpp`), and its run-time result, on",
         "  inputs hidden from the optimiser, matches the same reference within (S + 4)·ε relative plus",
         "  16384·ε absolute (`runtime_tests/attention/coverage*.cpp`; the bound is derived there).",
-        "  The reference (`static_tests/reference/coverage.py`) is plain numpy written from the",
-        "  formulas in [numerics.md](numerics.md), with no cxmat code.",
+        "  The reference (`static_tests/reference/coverage.py`) is written from the formulas in",
+        "  [numerics.md](numerics.md), with no cxmat code, in mpmath at 200 bits, each value rounded",
+        "  once to float64 (`test_support/reference_math.py`): the same on every machine.",
         "- **rejected: `e`**: the call does not compile, and the compiler names",
         "  `cxmat::shape_error::e<...>` (a static_assert checks `decltype` of the call).",
         "- **no matching function**: the call does not compile, and no cxmat error names the reason:",

@@ -1,6 +1,6 @@
 // Worksheet 000 (solved step by step in worksheet 002): two heads on X (2 x 4), per-head
 // W^Q/W^K/W^V (4 x 3), concatenation, W_o (6 x 4). Every part, (a) to (d), answered by the
-// compiler. References: the digits worksheet 002 printed, and numpy float64
+// compiler. References: the digits worksheet 002 printed, and float64 references
 // (static_tests/reference/worksheets.py) within 1e-9 relative.
 #include <type_traits>
 
@@ -30,7 +30,7 @@ static_assert(matches_printed(V0, m23{{{7, 8, 9}, {17, 19.6, 22.2}}}, 1e-12));
 static_assert(matches_printed(Q1, m23{{{8, 9, 10}, {18.4, 21, 23.6}}}, 1e-12));
 static_assert(matches_printed(K1, m23{{{10, 9, 8}, {23.6, 21, 18.4}}}, 1e-12));
 static_assert(matches_printed(V1, m23{{{8.6, 9.6, 10.6}, {21.4, 24, 26.6}}}, 1e-12));
-// numpy float64.
+// float64 references (exact arithmetic, rounded once).
 static_assert(matches_reference(Q0, ref::Q0));
 static_assert(matches_reference(K0, ref::K0));
 static_assert(matches_reference(V0, ref::V0));

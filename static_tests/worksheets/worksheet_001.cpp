@@ -1,5 +1,5 @@
 // Worksheet 001: two heads on X (2 x 2), 2 x 2 weights, concatenation, W^O (4 x 2).
-// References: static_tests/reference/worksheets.py (numpy float64), and by hand where exact.
+// References: static_tests/reference/worksheets.py (float64, exact arithmetic rounded once), and by hand where exact.
 #include <cxmat/cxmat.hpp>
 
 #include "test_support/checks.hpp"

@@ -1,7 +1,7 @@
 // Worksheet 003, parts 3, 4 and 5: a 2 x 2 single-head forward pass, the block-matrix view of
 // multi-head attention, and a two-head forward pass from given Q/K/V and head outputs.
 // (Part 1, the shapes of batched attention, is answered by types in static_tests/core/.)
-// Exact arithmetic is checked with ==, by hand; the rest against numpy float64 within 1e-9.
+// Exact arithmetic is checked with ==, by hand; the rest against float64 references within 1e-9.
 #include <type_traits>
 
 #include <cxmat/cxmat.hpp>

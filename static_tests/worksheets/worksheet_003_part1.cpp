@@ -56,7 +56,7 @@ static_assert(is<decltype(Y * Wo), batch<double, B, n, d>>);
 static_assert(is<decltype(cxmat::self_attention(X, Wq, Wk, Wv) * Wo), batch<double, B, n, d>>);
 
 // The same shapes with numbers: two sequences, the first being part 3's X. Batched attention is
-// per-sequence attention: item 0 equals part 3's forward pass (numpy reference), and the batched
+// per-sequence attention: item 0 equals part 3's forward pass (float64 reference), and the batched
 // step-by-step form equals the one-call form.
 namespace values {
 namespace ws = worksheet_data::ws003;

@@ -1,6 +1,6 @@
 // Worksheet 004: 5 x 6 self-attention with H = 1 and H = 3 heads (no W_o), the printed weights
 // and outputs, and permutation equivariance. References: the digits the worksheet printed
-// (numpy precision=1) and numpy float64 (static_tests/reference/worksheets.py) within 1e-9.
+// (numpy precision=1) and float64 references (static_tests/reference/worksheets.py) within 1e-9.
 #include <type_traits>
 
 #include <cxmat/cxmat.hpp>
