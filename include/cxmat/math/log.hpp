@@ -44,7 +44,7 @@ CXMAT_DETAIL_IEEE_FN constexpr dd log_kernel(int e, double m_hi, double m_lo) no
   const double den_lo = den0.lo + m_lo, u = d.hi / den0.hi;
   const dd pu = two_prod(u, den0.hi);
   // u_lo = (m - c - u (m + c)) / (m + c): the remainder d - u den, with d.hi - pu.hi exact.
-  const double u_lo = ((((d.hi - pu.hi) - pu.lo) + d.lo) - u * den_lo) / den0.hi, v = u * u,
+  const double u_lo = CXMAT_DETAIL_MAD(-u, den_lo, ((d.hi - pu.hi) - pu.lo) + d.lo) / den0.hi, v = u * u,
                series = v * CXMAT_DETAIL_MAD(
                                 v, CXMAT_DETAIL_MAD(v, CXMAT_DETAIL_MAD(v, log_atanh[3], log_atanh[2]), log_atanh[1]),
                                 log_atanh[0]),

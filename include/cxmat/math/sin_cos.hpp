@@ -111,7 +111,7 @@ CXMAT_DETAIL_IEEE_FN constexpr trig_reduced trig_reduce_large(std::uint64_t m, i
 CXMAT_DETAIL_IEEE_FN constexpr trig_reduced trig_reduce(double ax) noexcept {
   CXMAT_DETAIL_STRICT_FP
   if (ax < 0x1p20) {
-    const double fn = static_cast<double>(static_cast<std::int64_t>(ax * trig_inv_pio2 + 0.5));
+    const double fn = static_cast<double>(static_cast<std::int64_t>(CXMAT_DETAIL_MAD(ax, trig_inv_pio2, 0.5)));
     return {static_cast<unsigned>(static_cast<std::int64_t>(fn)) & 3u,
             trig_reduce_rest(fn, CXMAT_DETAIL_MAD(-fn, trig_pio2_1, ax), 0.0)};
   }
@@ -119,54 +119,63 @@ CXMAT_DETAIL_IEEE_FN constexpr trig_reduced trig_reduce(double ax) noexcept {
   return trig_reduce_large((ix & 0x000fffffffffffffu) | 0x0010000000000000u, static_cast<int>(ix >> 52) - 1075);
 }
 
-// sin(r.hi + r.lo) = sin(hi) + lo cos(hi), |r| <= pi/4 + a little.
+// sin(r.hi + r.lo) = sin(h) + l cos(h), h = r.hi, l = r.lo, |r| <= pi/4 + a little:
+// h + h^3 (-1/6) + h^3 s p(s) + l (1 - s/2 + s^2/24) with s = h^2, where h - h^3/6 (up to a tenth of the
+// result) is formed from exact products and -1/6 as a double-double, so the result is rounded
+// once with an error of about 2^-60 before that.
 CXMAT_DETAIL_IEEE_FN constexpr dd sin_kernel(dd r) noexcept {
   CXMAT_DETAIL_STRICT_FP
-  const double h = r.hi, s = h * h,
-               p = CXMAT_DETAIL_MAD(
-                   s,
-                   CXMAT_DETAIL_MAD(
-                       s,
-                       CXMAT_DETAIL_MAD(
-                           s,
-                           CXMAT_DETAIL_MAD(
-                               s,
-                               CXMAT_DETAIL_MAD(s,
-                                                CXMAT_DETAIL_MAD(s, CXMAT_DETAIL_MAD(s, sin_taylor[7], sin_taylor[6]),
-                                                                 sin_taylor[5]),
-                                                sin_taylor[4]),
-                               sin_taylor[3]),
-                           sin_taylor[2]),
-                       sin_taylor[1]),
-                   sin_taylor[0]),
-               corr = CXMAT_DETAIL_MAD(h * s, p, CXMAT_DETAIL_MAD(-0.5 * s, r.lo, r.lo));
-  return fast_two_sum(h, corr);
-}
-
-// cos(r.hi + r.lo) = cos(hi) - lo sin(hi), |r| <= pi/4 + a little.
-CXMAT_DETAIL_IEEE_FN constexpr dd cos_kernel(dd r) noexcept {
-  CXMAT_DETAIL_STRICT_FP
-  const dd s = two_prod(r.hi, r.hi);
-  const double hz = 0.5 * s.hi, w = 1.0 - hz, tmp = (1.0 - w) - hz,
-               p = CXMAT_DETAIL_MAD(
+  const double h = r.hi;
+  const dd s = two_prod(h, h), hs = two_prod(h, s.hi), c = two_prod(hs.hi, sin_taylor[0]);
+  const double p = CXMAT_DETAIL_MAD(
                    s.hi,
                    CXMAT_DETAIL_MAD(
                        s.hi,
                        CXMAT_DETAIL_MAD(
                            s.hi,
-                           CXMAT_DETAIL_MAD(
-                               s.hi,
-                               CXMAT_DETAIL_MAD(
-                                   s.hi,
-                                   CXMAT_DETAIL_MAD(s.hi, CXMAT_DETAIL_MAD(s.hi, cos_taylor[7], cos_taylor[6]),
-                                                    cos_taylor[5]),
-                                   cos_taylor[4]),
-                               cos_taylor[3]),
-                           cos_taylor[2]),
-                       cos_taylor[1]),
-                   cos_taylor[0]),
-               corr = tmp + CXMAT_DETAIL_MAD(s.hi * s.hi, p, CXMAT_DETAIL_MAD(-r.hi, r.lo, -0.5 * s.lo));
-  return fast_two_sum(w, corr);
+                           CXMAT_DETAIL_MAD(s.hi,
+                                            CXMAT_DETAIL_MAD(s.hi, CXMAT_DETAIL_MAD(s.hi, sin_taylor[7], sin_taylor[6]),
+                                                             sin_taylor[5]),
+                                            sin_taylor[4]),
+                           sin_taylor[3]),
+                       sin_taylor[2]),
+                   sin_taylor[1]),
+               // h^3 = hs.hi + hs.lo + h s.lo (to first order), times -1/6 = sin_taylor[0] + sin_taylor_lo.
+      // Every product feeding a sum is a multiply-add (GCC would otherwise contract some).
+      tail =
+          CXMAT_DETAIL_MAD(r.lo, CXMAT_DETAIL_MAD(s.hi, CXMAT_DETAIL_MAD(s.hi, cos_taylor[0], -0.5), 1.0),  // l cos h
+                           CXMAT_DETAIL_MAD(hs.hi, CXMAT_DETAIL_MAD(s.hi, p, sin_taylor_lo),
+                                            CXMAT_DETAIL_MAD(CXMAT_DETAIL_MAD(h, s.lo, hs.lo), sin_taylor[0], c.lo)));
+  const dd t = fast_two_sum(h, c.hi);
+  return fast_two_sum(t.hi, t.lo + tail);
+}
+
+// cos(r.hi + r.lo) = cos(h) - l sin(h), |r| <= pi/4 + a little: 1 - s/2 + s^2/24 + s^3 p(s)
+// - h l (1 - s/6) with s = h^2, the terms up to s^2/24 formed exactly (1/24 as a double-double), so the
+// result is rounded once with an error of about 2^-60 before that.
+CXMAT_DETAIL_IEEE_FN constexpr dd cos_kernel(dd r) noexcept {
+  CXMAT_DETAIL_STRICT_FP
+  const dd s = two_prod(r.hi, r.hi), s2 = two_prod(s.hi, s.hi), c = two_prod(s2.hi, cos_taylor[0]);
+  const double hz = 0.5 * s.hi, w = 1.0 - hz, tmp = (1.0 - w) - hz,  // w + tmp = 1 - s.hi/2 exactly
+      p = CXMAT_DETAIL_MAD(
+          s.hi,
+          CXMAT_DETAIL_MAD(
+              s.hi,
+              CXMAT_DETAIL_MAD(
+                  s.hi,
+                  CXMAT_DETAIL_MAD(
+                      s.hi, CXMAT_DETAIL_MAD(s.hi, CXMAT_DETAIL_MAD(s.hi, cos_taylor[7], cos_taylor[6]), cos_taylor[5]),
+                      cos_taylor[4]),
+                  cos_taylor[3]),
+              cos_taylor[2]),
+          cos_taylor[1]),
+               // s^2 = s2.hi + s2.lo + 2 s.hi s.lo (to first order), times 1/24 = cos_taylor[0] + cos_taylor_lo.
+      tail =
+          CXMAT_DETAIL_MAD(s2.hi, CXMAT_DETAIL_MAD(s.hi, p, cos_taylor_lo),
+                           CXMAT_DETAIL_MAD(CXMAT_DETAIL_MAD(2 * s.hi, s.lo, s2.lo), cos_taylor[0], c.lo)) +
+          (tmp + CXMAT_DETAIL_MAD(-r.hi * r.lo, CXMAT_DETAIL_MAD(s.hi, sin_taylor[0], 1.0), -0.5 * s.lo));  // - l sin h
+  const dd t = fast_two_sum(w, c.hi);
+  return fast_two_sum(t.hi, t.lo + tail);
 }
 
 // sin (cosine = false) or cos of q pi/2 + r.
@@ -190,7 +199,8 @@ CXMAT_DETAIL_IEEE_FN constexpr long double sin_cos_long(long double x, bool cosi
   const L ax = x < 0 ? -x : x;
   trig_reduced t{};
   if (ax < 0x1p20L) {
-    const double fn = static_cast<double>(static_cast<std::int64_t>(static_cast<double>(ax) * trig_inv_pio2 + 0.5));
+    const double fn =
+        static_cast<double>(static_cast<std::int64_t>(CXMAT_DETAIL_MAD(static_cast<double>(ax), trig_inv_pio2, 0.5)));
     const L a = ax - static_cast<L>(fn) * static_cast<L>(trig_pio2_1);  // exact
     const double a_hi = static_cast<double>(a), a_lo = static_cast<double>(a - static_cast<L>(a_hi));
     t = {static_cast<unsigned>(static_cast<std::int64_t>(fn)) & 3u, trig_reduce_rest(fn, a_hi, a_lo)};

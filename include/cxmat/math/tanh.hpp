@@ -30,7 +30,7 @@ namespace detail {
 CXMAT_DETAIL_IEEE_FN constexpr dd tanh_positive(double ax) noexcept {
   CXMAT_DETAIL_STRICT_FP
   const double y = 2 * ax;
-  const std::int64_t k = static_cast<std::int64_t>(y * exp_inv_ln2_n + 0.5);
+  const std::int64_t k = static_cast<std::int64_t>(CXMAT_DETAIL_MAD(y, exp_inv_ln2_n, 0.5));
   const double kd = static_cast<double>(k), a = CXMAT_DETAIL_MAD(kd, exp_neg_ln2_hi_n, y);  // exact
   const dd pl = two_prod(kd, exp_neg_ln2_lo_n), rs = two_sum(a, pl.hi);
   const double r = rs.hi, r_lo = rs.lo + pl.lo,
@@ -58,7 +58,7 @@ CXMAT_DETAIL_IEEE_FN constexpr dd tanh_positive(double ax) noexcept {
   // num / den: q0 and the remainder num - q0 den, exact in its leading part.
   const double q0 = num.hi / den.hi;
   const dd pq = two_prod(q0, den.hi);
-  const double rem = (((num.hi - pq.hi) - pq.lo) + num.lo) - q0 * den.lo;
+  const double rem = CXMAT_DETAIL_MAD(-q0, den.lo, ((num.hi - pq.hi) - pq.lo) + num.lo);
   return fast_two_sum(q0, rem / den.hi);
 }
 
@@ -69,7 +69,7 @@ CXMAT_DETAIL_IEEE_FN constexpr long double tanh_long(long double x) noexcept {
   const L ax = x < 0 ? -x : x;
   const double hi = static_cast<double>(ax), lo = static_cast<double>(ax - static_cast<L>(hi));
   const dd t = tanh_positive(hi);
-  const L r = to_long(t) + static_cast<L>((1 - t.hi * t.hi) * lo);
+  const L r = to_long(t) + static_cast<L>(CXMAT_DETAIL_MAD(-t.hi, t.hi, 1.0) * lo);
   return x < 0 ? -r : r;
 }
 

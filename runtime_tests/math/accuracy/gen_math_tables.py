@@ -35,7 +35,7 @@ def to_double(v):
 
 
 def hexd(v):
-    return to_double(v).hex() if not isinstance(v, float) else v.hex()
+    return v.hex() if isinstance(v, float) else to_double(v).hex()
 
 
 def top_bits(v, bits):
@@ -118,6 +118,10 @@ def trig_table():
                       [float(Fraction((-1)**n, factorial(2 * n + 1))) for n in range(1, 9)],
                       lambda v: v.hex(), 1,
                       "(-1)^n/(2n+1)! for n = 1..8 (truncation below 2^-62 |r| for |r| <= pi/4)."))
+    s1 = Fraction(-1, 6)
+    c2 = Fraction(1, 24)
+    body.append(const("sin_taylor_lo", s1 - Fraction(float(s1)), "-1/3! - sin_taylor[0]."))
+    body.append(const("cos_taylor_lo", c2 - Fraction(float(c2)), "1/4! - cos_taylor[0]."))
     body.append(array("cos_taylor", "double", [float(Fraction((-1)**n, factorial(2 * n))) for n in range(2, 10)],
                       lambda v: v.hex(), 1, "(-1)^n/(2n)! for n = 2..9 (truncation below 2^-68 for |r| <= pi/4)."))
     # Bits of 2/pi: word k holds bits 32(k - 2) + 1 .. 32(k - 2) + 32 after the binary point (two

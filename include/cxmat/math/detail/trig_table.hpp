@@ -41,6 +41,12 @@ inline constexpr double sin_taylor[8] = {
     0x1.952c77030ad4ap-49,
 };
 
+// -1/3! - sin_taylor[0].
+inline constexpr double sin_taylor_lo = -0x1.5555555555555p-57;
+
+// 1/4! - cos_taylor[0].
+inline constexpr double cos_taylor_lo = 0x1.5555555555555p-59;
+
 // (-1)^n/(2n)! for n = 2..9 (truncation below 2^-68 for |r| <= pi/4).
 inline constexpr double cos_taylor[8] = {
     0x1.5555555555555p-5,
