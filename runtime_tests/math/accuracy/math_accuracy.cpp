@@ -59,7 +59,7 @@ struct stats {
   }
 };
 
-enum class fn { exp, sqrt };
+enum class fn { exp, sqrt, log, tanh, erf, sin, cos };
 
 // Reusable MPFR state for one target format.
 class checker {
@@ -120,7 +120,22 @@ class checker {
   static void set(mpfr_t v, long double x) { mpfr_set_ld(v, x, MPFR_RNDN); }
 
   int eval(fn which, mpfr_t out) {
-    return which == fn::exp ? mpfr_exp(out, in_, MPFR_RNDN) : mpfr_sqrt(out, in_, MPFR_RNDN);
+    switch (which) {
+      case fn::exp:
+        return mpfr_exp(out, in_, MPFR_RNDN);
+      case fn::sqrt:
+        return mpfr_sqrt(out, in_, MPFR_RNDN);
+      case fn::log:
+        return mpfr_log(out, in_, MPFR_RNDN);
+      case fn::tanh:
+        return mpfr_tanh(out, in_, MPFR_RNDN);
+      case fn::erf:
+        return mpfr_erf(out, in_, MPFR_RNDN);
+      case fn::sin:
+        return mpfr_sin(out, in_, MPFR_RNDN);
+      default:
+        return mpfr_cos(out, in_, MPFR_RNDN);
+    }
   }
 
   // (got - ref) / ulp(ref) in the target format (subnormal ulp below the normal range, the ulp
@@ -435,6 +450,242 @@ void sqrt_long(std::uint64_t n, std::uint64_t seed) {
   require(s.not_cr == 0, "sqrt(long double) correctly rounded");
 }
 
+// ---- log, tanh, erf, sin, cos ------------------------------------------------------------------
+constexpr double elementary_double_bound = 1.0;  // docs/math.md: within 1 ulp over the finite range
+
+const char* fn_name(fn which) {
+  switch (which) {
+    case fn::log:
+      return "log";
+    case fn::tanh:
+      return "tanh";
+    case fn::erf:
+      return "erf";
+    case fn::sin:
+      return "sin";
+    case fn::cos:
+      return "cos";
+    default:
+      return "?";
+  }
+}
+
+template <class T>
+T call(fn which, T x) {
+  switch (which) {
+    case fn::log:
+      return cxmat::log(x);
+    case fn::tanh:
+      return cxmat::tanh(x);
+    case fn::erf:
+      return cxmat::erf(x);
+    case fn::sin:
+      return cxmat::sin(x);
+    default:
+      return cxmat::cos(x);
+  }
+}
+
+// The C library's long double result, used only to skip MPFR where it cannot change the verdict.
+long double libm_long(fn which, long double x) {
+  switch (which) {
+    case fn::log:
+      return std::log(x);
+    case fn::tanh:
+      return std::tanh(x);
+    case fn::erf:
+      return std::erf(x);
+    case fn::sin:
+      return std::sin(x);
+    default:
+      return std::cos(x);
+  }
+}
+
+// Every non-negative float (every `stride`-th one), and its negative through the function's
+// symmetry: is cxmat's float result the correctly rounded one? The verdict comes from the C
+// library's x87 long double result where that is more than 2^-50 (relative) away from both
+// float rounding boundaries around it -- glibc's long double functions are within a few units of
+// 2^-64 (relative), 2^14 times closer -- and from MPFR otherwise. The negative inputs are checked
+// against the symmetry (odd, or even for cos) bit for bit, not against a reference.
+void float_all(fn which, std::uint64_t stride) {
+  checker c(fmt_float, 64);
+  char name[64];
+  std::snprintf(name, sizeof name, "%s float (all)", fn_name(which));
+  stats s{name};
+  std::uint64_t by_mpfr = 0, asymmetric = 0;
+  const std::uint64_t first = which == fn::log ? 1 : 0;
+  for (std::uint64_t b = first; b < 0x7f800000u; b += stride) {
+    const auto x = std::bit_cast<float>(static_cast<std::uint32_t>(b));
+    const float y = call(which, x);
+    if (which != fn::log) {
+      const float yn = call(which, -x);
+      const float want = which == fn::cos ? y : -y;
+      if (std::bit_cast<std::uint32_t>(yn) != std::bit_cast<std::uint32_t>(want)) ++asymmetric;
+    }
+    const long double ref = libm_long(which, static_cast<long double>(x));
+    const float cr = static_cast<float>(ref);  // rounds once from 64 bits
+    // The float rounding boundaries next to ref: half-way to the float neighbours of cr.
+    const long double up = std::nextafter(cr, std::numeric_limits<float>::infinity());
+    const long double down = std::nextafter(cr, -std::numeric_limits<float>::infinity());
+    const long double mid_hi = (static_cast<long double>(cr) + up) / 2,
+                      mid_lo = (static_cast<long double>(cr) + down) / 2;
+    const long double margin = std::fabs(ref) * 0x1p-50L;
+    if (std::fabs(ref - mid_hi) > margin && std::fabs(ref - mid_lo) > margin && std::isfinite(up) &&
+        std::isfinite(down) && cr != 0) {
+      ++s.count;
+      if (std::bit_cast<std::uint32_t>(y) != std::bit_cast<std::uint32_t>(cr)) {
+        ++s.not_cr;
+        if (s.not_cr <= 5)
+          std::printf("  %s(%a) = %a, correctly rounded %a\n", fn_name(which), static_cast<double>(x),
+                      static_cast<double>(y), static_cast<double>(cr));
+      }
+    } else {
+      ++by_mpfr;
+      const std::uint64_t before = s.not_cr;
+      c.check(which, x, y, s);
+      if (s.not_cr != before && s.not_cr <= 5) {
+        std::printf("  %s(%a) = %a is not correctly rounded (MPFR)\n", fn_name(which), static_cast<double>(x),
+                    static_cast<double>(y));
+      }
+    }
+  }
+  s.print();
+  std::printf("  (%" PRIu64 " decided by MPFR, %" PRIu64 " negative inputs breaking the symmetry)\n", by_mpfr,
+              asymmetric);
+  char what[96];
+  std::snprintf(what, sizeof what, "%s(float) correctly rounded and %s", fn_name(which),
+                which == fn::cos ? "even" : "odd");
+  require(s.not_cr == 0 && asymmetric == 0, what);
+}
+
+// Random doubles against MPFR: `n` inputs from each generator of `gens` (name, function of the
+// random engine), all within `bound` ulps.
+template <class Gen>
+void double_part(fn which, const char* part, std::uint64_t n, Gen gen, checker& c, double& worst) {
+  char name[96];
+  std::snprintf(name, sizeof name, "%s double %s", fn_name(which), part);
+  stats s{name};
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const double x = gen(i);
+    c.check(which, x, call(which, x), s);
+  }
+  s.print();
+  worst = std::max(worst, s.max_ulp);
+}
+
+double random_bits_below(std::mt19937_64& rng, double limit) {
+  for (;;) {
+    const double x = std::bit_cast<double>(rng());
+    if (std::fabs(x) < limit) return x;
+  }
+}
+
+void elementary_double(fn which, std::uint64_t n, std::uint64_t seed) {
+  checker c(fmt_double, 128);
+  std::mt19937_64 rng(seed);
+  double worst = 0;
+  const auto uniform = [&](double lo, double hi) {
+    return [&rng, lo, hi](std::uint64_t) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  };
+  const double max = std::numeric_limits<double>::max();
+  switch (which) {
+    case fn::log:
+      double_part(
+          which, "random bit patterns (positive)", n,
+          [&](std::uint64_t) { return std::fabs(random_bits_below(rng, max * 1.0000001)); }, c, worst);
+      double_part(which, "uniform in [0.5, 2]", n, uniform(0.5, 2.0), c, worst);
+      double_part(
+          which, "1 + tiny", n / 4,
+          [&](std::uint64_t i) {
+            return 1.0 + (i % 2 ? 1.0 : -0.5) * std::ldexp(1.0 + static_cast<double>(rng() >> 12) * 0x1p-52,
+                                                           -static_cast<int>(1 + i % 52));
+          },
+          c, worst);
+      break;
+    case fn::tanh:
+      double_part(
+          which, "random bit patterns |x| < 20", n, [&](std::uint64_t) { return random_bits_below(rng, 20.0); }, c,
+          worst);
+      double_part(which, "uniform in [-20, 20]", n, uniform(-20.0, 20.0), c, worst);
+      double_part(which, "uniform in [-1, 1]", n, uniform(-1.0, 1.0), c, worst);
+      break;
+    case fn::erf:
+      double_part(
+          which, "random bit patterns |x| < 6.5", n, [&](std::uint64_t) { return random_bits_below(rng, 6.5); }, c,
+          worst);
+      double_part(which, "uniform in [-6.5, 6.5]", n, uniform(-6.5, 6.5), c, worst);
+      double_part(
+          which, "near the cell edges k/8", n / 4,
+          [&](std::uint64_t i) {
+            double x = static_cast<double>(1 + i % 52) / 8;
+            for (std::uint64_t j = 0; j < (i / 52) % 8; ++j) x = i % 2 ? next_up(x) : next_down(x);
+            return x;
+          },
+          c, worst);
+      break;
+    default: {
+      double_part(
+          which, "random bit patterns (finite)", n,
+          [&](std::uint64_t) { return random_bits_below(rng, max * 1.0000001); }, c, worst);
+      double_part(which, "uniform in [-10, 10]", n, uniform(-10.0, 10.0), c, worst);
+      double_part(which, "uniform in [-2^20, 2^20]", n, uniform(-0x1p20, 0x1p20), c, worst);
+      // The doubles closest to multiples of pi/2 (both reductions), and Kahan-McDonald's double
+      // closest to a multiple of pi/2 (6381956970095103 * 2^797).
+      double_part(
+          which, "near k pi/2", n / 4,
+          [&](std::uint64_t i) {
+            const double k = i % 3 == 0 ? static_cast<double>(rng() % (1u << 20))
+                                        : std::ldexp(1.0 + static_cast<double>(rng() >> 12) * 0x1p-52,
+                                                     static_cast<int>(rng() % 1000));
+            double x = k * 0x1.921fb54442d18p+0;
+            for (std::uint64_t j = 0; j < i % 4; ++j) x = next_up(x);
+            return i == 0 ? 6381956970095103.0 * 0x1p797 : x;
+          },
+          c, worst);
+      break;
+    }
+  }
+  char what[64];
+  std::snprintf(what, sizeof what, "%s(double) within 1 ulp", fn_name(which));
+  require(worst <= elementary_double_bound, what);
+}
+
+// x87 long double: random arguments, the error in ulps of the 64-bit format (reported, and
+// bounded by the figure in docs/math.md).
+constexpr double elementary_long_bound = 32.0;  // docs/math.md: x87 within 32 ulps
+void elementary_long(fn which, std::uint64_t n, std::uint64_t seed) {
+  if (std::numeric_limits<long double>::digits != 64) return;
+  checker c(fmt_long, 160);
+  char name[96];
+  std::snprintf(name, sizeof name, "%s long double random", fn_name(which));
+  stats s{name};
+  std::mt19937_64 rng(seed);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const long double m = 1.0L + static_cast<long double>(rng() >> 1) * 0x1p-63L;
+    int e = 0;
+    switch (which) {
+      case fn::log:
+        e = static_cast<int>(rng() % 32000) - 16000;
+        break;
+      case fn::sin:
+      case fn::cos:
+        e = static_cast<int>(rng() % (i % 2 ? 16000 : 24)) - 4;
+        break;
+      default:
+        e = static_cast<int>(rng() % 40) - 37;
+        break;
+    }
+    long double x = std::ldexp(m, e);
+    if (which != fn::log && rng() % 2) x = -x;
+    c.check(which, x, call(which, x), s);
+  }
+  s.print();
+  char what[64];
+  std::snprintf(what, sizeof what, "%s(long double) within the documented bound", fn_name(which));
+  require(s.max_ulp <= elementary_long_bound, what);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -444,7 +695,7 @@ int main(int argc, char** argv) {
     std::printf(
         "usage: math_accuracy --sample | --full | --part NAME [--count N] [--seed S]\n"
         "parts: exp-float exp-double exp-hard exp-special exp-long sqrt-float sqrt-double "
-        "sqrt-long\n"
+        "sqrt-long, and F-float F-double F-long for F in log tanh erf sin cos\n"
         "(--count is the number of random inputs, or the stride for the float sweeps)\n");
     return mode == "--help" ? 0 : 2;
   }
@@ -455,7 +706,7 @@ int main(int argc, char** argv) {
     if (k == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
   }
   const bool full = mode != "--sample";  // a single --part runs at full size
-  auto want = [&](const char* p) { return mode != "--part" || part == p; };
+  auto want = [&](const std::string& p) { return mode != "--part" || part == p; };
   auto pick = [&](std::uint64_t sample, std::uint64_t full_n) { return count ? count : (full ? full_n : sample); };
   const auto t0 = std::chrono::steady_clock::now();
   std::printf("cxmat math accuracy (%s), reference MPFR %s, seed %" PRIu64 "\n", mode.c_str(), mpfr_get_version(),
@@ -468,6 +719,12 @@ int main(int argc, char** argv) {
   if (want("sqrt-float")) sqrt_float_all(count ? count : (full ? 1 : 1021));
   if (want("sqrt-double")) sqrt_double_random(pick(400000, 100000000), seed + 3);
   if (want("sqrt-long")) sqrt_long(pick(100000, 10000000), seed + 4);
+  for (fn which : {fn::log, fn::tanh, fn::erf, fn::sin, fn::cos}) {
+    const std::string base = fn_name(which);
+    if (want((base + "-float").c_str())) float_all(which, count ? count : (full ? 1 : 65537));
+    if (want((base + "-double").c_str())) elementary_double(which, pick(20000, 10000000), seed + 5);
+    if (want((base + "-long").c_str())) elementary_long(which, pick(5000, 1000000), seed + 6);
+  }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("%s in %.1f s\n", failed ? "FAILED" : "all bounds hold", secs);
   mpfr_free_cache();
