@@ -58,6 +58,17 @@ TEMPLATE_TEST_CASE("encoder layers equal nn.TransformerEncoderLayer", "[transfor
     CHECK(scaled_error(enc_relu_pre_causal<TestType>(at_run_time(enc_relu_pre_causal_x<TestType>), cxmat::causal),
                        enc_relu_pre_causal_y) <= tolerance<TestType>);
   }
+  SECTION("relu, pre-norm, key padding, H = 1") {
+    CHECK(scaled_error(enc_relu_pre_padding<TestType>(at_run_time(enc_relu_pre_padding_x<TestType>),
+                                                      cxmat::key_padding(enc_relu_pre_padding_keep)),
+                       enc_relu_pre_padding_y) <= tolerance<TestType>);
+  }
+  SECTION("relu, post-norm, causal and key padding, H = 8") {
+    CHECK(scaled_error(enc_relu_post_causal_padding<TestType>(at_run_time(enc_relu_post_causal_padding_x<TestType>),
+                                                              cxmat::causal,
+                                                              cxmat::key_padding(enc_relu_post_causal_padding_keep)),
+                       enc_relu_post_causal_padding_y) <= tolerance<TestType>);
+  }
   SECTION("a batch of 2 with a key padding per item") {
     const auto y =
         enc_batch<TestType>(batch_at_run_time(enc_batch_x<TestType>), cxmat::batch_key_padding(enc_batch_keep));

@@ -184,6 +184,8 @@ def build():
     encoders = [
         ("enc_relu_post", 2, "relu", False, False, None),
         ("enc_relu_pre_causal", 4, "relu", True, True, None),
+        ("enc_relu_pre_padding", 1, "relu", True, False, [False, False, True, False, True]),
+        ("enc_relu_post_causal_padding", 8, "relu", False, True, [False, False, False, False, True]),
         ("enc_gelu_post_padding", 1, "gelu", False, False, [False, False, False, True, True]),
         ("enc_gelu_pre_causal_padding", 8, "gelu", True, True, [False, False, False, False, True]),
     ]

@@ -33,6 +33,12 @@ static_assert(equals_pytorch(enc_relu_post<double>(enc_relu_post_x<double>), enc
 static_assert(equals_pytorch(enc_relu_pre_causal<double>(enc_relu_pre_causal_x<double>, cxmat::causal),
                              enc_relu_pre_causal_y));
 
+// H = 8 heads of width 1, causal and key padding.
+static_assert(
+    equals_pytorch(enc_relu_post_causal_padding<double>(enc_relu_post_causal_padding_x<double>, cxmat::causal,
+                                                        cxmat::key_padding(enc_relu_post_causal_padding_keep)),
+                   enc_relu_post_causal_padding_y));
+
 // nn.TransformerDecoderLayer with a causal self-attention and memory key padding.
 static_assert(equals_pytorch(dec_relu_post<double>(dec_relu_post_x<double>, dec_relu_post_memory<double>, cxmat::causal,
                                                    cxmat::on_memory(cxmat::key_padding(dec_relu_post_memory_keep))),

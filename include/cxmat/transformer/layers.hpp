@@ -211,6 +211,17 @@ struct attention_module {
     return cross_attention<H>(x, memory, w_q, w_k, w_v, w_o, query_bias(b_q), key_bias(b_k), value_bias(b_v),
                               output_bias(b_o), opts...);
   }
+
+  /// The attention of a layer whose call has checked its rules: queries from xq (L x D), keys
+  /// and values from xkv (S x D), the options and the biases. The driver of multi_head_attention
+  /// and cross_attention, called directly, so a layer's call resolves no overload set again.
+  template <extent L, extent S, class... O>
+  constexpr matrix<T, L, D> attend(const matrix<T, L, D>& xq, const matrix<T, S, D>& xkv,
+                                   const O&... opts) const noexcept {
+    const auto heads = detail::grouped_attention<H, H>(xq, xkv, w_q, w_k, w_v, static_cast<batch<T, H, L, S>*>(nullptr),
+                                                       query_bias(b_q), key_bias(b_k), value_bias(b_v), opts...);
+    return detail::project<projection::output>(heads, w_o, output_bias(b_o));
+  }
 };
 
 /// nn.TransformerEncoderLayer(d_model = DModel, nhead = H, dim_feedforward = DFF, activation =
@@ -244,10 +255,11 @@ struct encoder_layer {
     constexpr auto n = detail::rows_of<X>;
     matrix<T, n, DModel> h = with_dims<n, DModel>(x);
     if constexpr (NormFirst) {
-      h = h + self_attn(norm1(h), opts...);
+      const matrix<T, n, DModel> normed = norm1(h);
+      h = h + self_attn.attend(normed, normed, opts...);
       h = h + feed_forward(norm2(h));
     } else {
-      h = norm1(h + self_attn(h, opts...));
+      h = norm1(h + self_attn.attend(h, h, opts...));
       h = norm2(h + feed_forward(h));
     }
     return h;
@@ -313,12 +325,12 @@ struct decoder_layer {
     using Y = matrix<T, n, DModel>;
     const matrix<T, detail::rows_of<M>, DModel> mem = with_dims<detail::rows_of<M>, DModel>(memory);
     const auto self = [&](const Y& in) {
-      return detail::pass_options<detail::self_side>::call([&](const auto&... o) { return self_attn(in, o...); },
-                                                           opts...);
+      return detail::pass_options<detail::self_side>::call(
+          [&](const auto&... o) { return self_attn.attend(in, in, o...); }, opts...);
     };
     const auto cross = [&](const Y& in) {
       return detail::pass_options<detail::memory_side>::call(
-          [&](const auto&... o) { return multihead_attn(in, mem, o...); }, opts...);
+          [&](const auto&... o) { return multihead_attn.attend(in, mem, o...); }, opts...);
     };
     Y h = with_dims<n, DModel>(x);
     if constexpr (NormFirst) {
