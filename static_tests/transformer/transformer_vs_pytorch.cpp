@@ -13,10 +13,11 @@ namespace {
 using namespace transformer_ref;
 using transformer_test::equals_pytorch;
 
-// Activations (F.relu, torch.sigmoid, F.silu, F.gelu(approximate="tanh")) on -4 .. 4.
+// Activations (F.relu, torch.sigmoid, F.silu, F.gelu, F.gelu(approximate="tanh")) on -4 .. 4.
 static_assert(equals_pytorch(cxmat::relu(act_x<double>), act_relu));
 static_assert(equals_pytorch(cxmat::sigmoid(act_x<double>), act_sigmoid));
 static_assert(equals_pytorch(cxmat::silu(act_x<double>), act_silu));
+static_assert(equals_pytorch(cxmat::gelu(act_x<double>), act_gelu));
 static_assert(equals_pytorch(cxmat::gelu_tanh(act_x<double>), act_gelu_tanh));
 
 // nn.LayerNorm(8) with eps 1e-5 and 1e-3; RMSNorm and SwiGLU against numpy.
@@ -33,7 +34,12 @@ static_assert(equals_pytorch(enc_relu_post<double>(enc_relu_post_x<double>), enc
 static_assert(equals_pytorch(enc_relu_pre_causal<double>(enc_relu_pre_causal_x<double>, cxmat::causal),
                              enc_relu_pre_causal_y));
 
-// H = 8 heads of width 1, causal and key padding.
+// gelu, pre-norm, H = 8 heads of width 1, causal and key padding.
+static_assert(equals_pytorch(enc_gelu_pre_causal_padding<double>(enc_gelu_pre_causal_padding_x<double>, cxmat::causal,
+                                                                 cxmat::key_padding(enc_gelu_pre_causal_padding_keep)),
+                             enc_gelu_pre_causal_padding_y));
+
+// relu, post-norm, H = 8 heads of width 1, causal and key padding.
 static_assert(
     equals_pytorch(enc_relu_post_causal_padding<double>(enc_relu_post_causal_padding_x<double>, cxmat::causal,
                                                         cxmat::key_padding(enc_relu_post_causal_padding_keep)),
