@@ -122,6 +122,23 @@ TEMPLATE_TEST_CASE("decoder layers equal nn.TransformerDecoderLayer", "[transfor
   }
 }
 
+TEMPLATE_TEST_CASE("attention_module equals nn.MultiheadAttention", "[transformer][pytorch]", double, float) {
+  const auto x = at_run_time(mha_x<TestType>);
+  CHECK(close<TestType>(mha<TestType>(x, cxmat::key_padding(mha_keep)), mha_self_y));
+  CHECK(close<TestType>(mha<TestType>(x, at_run_time(mha_memory<TestType>), cxmat::key_padding(mha_memory_keep)),
+                        mha_cross_y));
+}
+
+TEST_CASE("an embedding index outside the table gives a row of zeros at run time", "[transformer][embedding]") {
+  constexpr cxmat::matrix<double, 3, 2> table{{{1, 2}, {3, 4}, {5, 6}}};
+  const auto tokens = at_run_time(cxmat::matrix<int, 1, 4>{{{2, -1, 3, 0}}});
+  const auto rows = cxmat::embedding(table, tokens);
+  CHECK((rows(0, 0) == 5 && rows(0, 1) == 6));
+  CHECK((rows(1, 0) == 0 && rows(1, 1) == 0));
+  CHECK((rows(2, 0) == 0 && rows(2, 1) == 0));
+  CHECK((rows(3, 0) == 1 && rows(3, 1) == 2));
+}
+
 TEST_CASE("largest errors against PyTorch", "[transformer][pytorch]") {
   // Runs after the comparisons above (Catch2 runs test cases in declaration order).
   std::printf("largest scaled error against PyTorch: double %.2g (bound %.0e), float %.2g (bound %.0e)\n",

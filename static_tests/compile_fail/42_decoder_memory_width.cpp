@@ -1,7 +1,7 @@
 // Mistake: A decoder layer of width d_model = 8 attending to a memory of width 4.
 // Rule: decoder layer(x, memory, ...): memory is S x d_model (the encoder's output).
 // Expect: shape_error::decoder_layer_memory_cols_must_equal_d_model<cxmat::dim<4, cxmat::anonymous> ?, cxmat::dim<8, d_model_dim> ?>
-// Expect-plain: error: static assertion failed: decoder layer\(x, memory, \.\.\.\): memory's columns \(4\) must equal the layer's d_model \(8, d_model\) \(memory is S x d_model, the encoder's output\)\.
+// Expect-plain: error: static assertion failed: layer\(x, memory, \.\.\.\): memory's columns \(4\) must equal the layer's d_model \(8, d_model\) \(memory is S x d_model, the encoder's output\)\.
 #include <cxmat/transformer.hpp>
 
 CXMAT_DIM(d_model, 8);

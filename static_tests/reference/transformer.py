@@ -244,6 +244,42 @@ def build():
         out.input(f"{name}_memory", memory)
         out.output(f"{name}_y", y)
 
+    # nn.MultiheadAttention(8, 4) on its own: self-attention with key padding, and cross-attention
+    # from 5 queries to a memory of 3 with a memory key padding.
+    mha = nn.MultiheadAttention(d, 4, dropout=0.0, batch_first=True).double()
+    randomize(mha, rng)
+    mha.eval()
+    x = eighths(rng, (n, d), -8, 8)
+    memory = eighths(rng, (s, d), -8, 8)
+    xt, mt = torch.from_numpy(x)[None], torch.from_numpy(memory)[None]
+    padding = [False, True, False, False, True]
+    y_self = mha(xt, xt, xt, key_padding_mask=torch.tensor([padding]), need_weights=False)[0][0].detach().numpy()
+    y_cross = mha(xt, mt, mt, key_padding_mask=torch.tensor([[False, True, False]]),
+                  need_weights=False)[0][0].detach().numpy()
+    out.raw(f"template <class T>\ninline constexpr cxmat::attention_module<T, {d}, 4> mha{attention_init(mha, d)};")
+    out.input("mha_x", x)
+    out.input("mha_memory", memory)
+    out.mask("mha_keep", [[not p for p in padding]])
+    out.mask("mha_memory_keep", [[True, False, True]])
+    out.output("mha_self_y", y_self)
+    out.output("mha_cross_y", y_cross)
+
+    # A batch of 2 through a post-norm decoder layer, causal, each item with its memory key padding.
+    layer = nn.TransformerDecoderLayer(d, 2, dff, dropout=0.0, batch_first=True).double()
+    randomize(layer, rng)
+    layer.eval()
+    xb = eighths(rng, (2, n, d), -8, 8)
+    mb = eighths(rng, (2, s, d), -8, 8)
+    mem_padding = [[False, False, False], [False, True, True]]
+    y = layer(torch.from_numpy(xb), torch.from_numpy(mb), tgt_mask=causal_bool(n),
+              memory_key_padding_mask=torch.tensor(mem_padding)).detach().numpy()
+    out.raw(f"template <class T>\ninline constexpr {layer_type('decoder_layer', d, 2, dff, 'relu', False)} "
+            f"dec_batch{decoder_init(layer, d)};")
+    out.batch_input("dec_batch_x", xb)
+    out.batch_input("dec_batch_memory", mb)
+    out.mask("dec_batch_memory_keep", [[not p for p in row] for row in mem_padding])
+    out.batch_output("dec_batch_y", y)
+
     # Stacks of 2 pre-norm layers with a final norm (nn.TransformerEncoder / Decoder).
     enc_layer = nn.TransformerEncoderLayer(d, 2, dff, dropout=0.0, batch_first=True, norm_first=True).double()
     encoder = nn.TransformerEncoder(enc_layer, 2, norm=nn.LayerNorm(d).double(), enable_nested_tensor=False)

@@ -161,6 +161,20 @@ template <class T, auto DModel, std::size_t H, class X, class... O>
 using batch_encoder_layer =
     detail::join_t<batch_options<X, O...>, encoder_layer<T, DModel, H, detail::item_t<X>, detail::item_option_t<O>...>>;
 
+// attn(x, memory, opts...) of an attention module: cross-attention from x to the memory.
+template <class T, auto DModel, std::size_t H, class X, class M, class... O>
+using attention_module_cross = detail::join_t<
+    transformer_layer_input<T, DModel, X>,
+    detail::rule_list<rule::layer_element<T, detail::element_of<M>>, rule::memory_width<detail::cols_of<M>, DModel>>,
+    transformer_layer_type<H, DModel>,
+    typename detail::cross_attention_rules<H, matrix<T, detail::rows_of<X>, DModel>,
+                                           matrix<T, detail::rows_of<M>, DModel>, matrix<T, DModel, DModel>,
+                                           detail::layer_biases<T, DModel>, detail::type_list<O...>>::type>;
+template <class T, auto DModel, std::size_t H, class X, class M, class... O>
+using batch_attention_module_cross = detail::join_t<
+    batches<X, M>, batch_options<X, O...>,
+    attention_module_cross<T, DModel, H, detail::item_t<X>, detail::item_t<M>, detail::item_option_t<O>...>>;
+
 // layer(x, memory, opts...) of a decoder layer.
 template <class T, auto DModel, std::size_t H, class X, class M, class... O>
 using decoder_layer = detail::join_t<
@@ -193,24 +207,57 @@ struct attention_module {
   matrix<T, D, D> w_o;
   matrix<T, 1, D> b_o;
 
-  /// Self-attention: multi_head_attention<H>(x, w_q, w_k, w_v, w_o, with the biases, opts...).
-  template <class X, AttentionOption... O>
-  constexpr auto operator()(const X& x, const O&... opts) const noexcept
-      -> decltype(multi_head_attention<H>(x, w_q, w_k, w_v, w_o, query_bias(b_q), key_bias(b_k), value_bias(b_v),
-                                          output_bias(b_o), opts...)) {
-    return multi_head_attention<H>(x, w_q, w_k, w_v, w_o, query_bias(b_q), key_bias(b_k), value_bias(b_v),
-                                   output_bias(b_o), opts...);
+  /// Self-attention of x (n x D, or a batch B x n x D): n x D, the same numbers as
+  /// multi_head_attention<H>(x, w_q, w_k, w_v, w_o) with the four biases and the options.
+  template <Matrix X, AttentionOption... O>
+  requires rules_hold<rules_of::encoder_layer<T, D, H, X, O...>>
+  constexpr matrix<T, detail::rows_of<X>, D> operator()(const X& x, const O&... opts) const noexcept {
+    const matrix<T, detail::rows_of<X>, D> h = with_dims<detail::rows_of<X>, D>(x);
+    return attend(h, h, opts...);
   }
+  /// Shape error of attn(x, opts...).
+  template <Matrix X, AttentionOption... O>
+  decltype(detail::first_failure<rules_of::encoder_layer<T, D, H, X, O...>>::error()) operator()(
+      const X& x, const O&... opts) const noexcept;
+  /// Self-attention of every item of a batch.
+  template <Batch X, AttentionOption... O>
+  requires rules_hold<rules_of::batch_encoder_layer<T, D, H, X, O...>>
+  constexpr batch<T, X::batch_extent, X::row_extent, D> operator()(const X& x, const O&... opts) const noexcept {
+    batch<T, X::batch_extent, X::row_extent, D> out{};
+    for (std::size_t b = 0; b < X::count; ++b) out.items[b] = (*this)(x.items[b], detail::item_option(opts, b)...);
+    return out;
+  }
+  /// Shape error of the batched attn(x, opts...).
+  template <Batch X, AttentionOption... O>
+  decltype(detail::first_failure<rules_of::batch_encoder_layer<T, D, H, X, O...>>::error()) operator()(
+      const X& x, const O&... opts) const noexcept;
 
-  /// Cross-attention: cross_attention<H>(x, memory, w_q, w_k, w_v, w_o, with the biases, opts...).
-  template <class X, class M, AttentionOption... O>
-  requires(Matrix<M> || Batch<M>) constexpr auto operator()(const X& x, const M& memory,
-                                                            const O&... opts) const noexcept
-      -> decltype(cross_attention<H>(x, memory, w_q, w_k, w_v, w_o, query_bias(b_q), key_bias(b_k), value_bias(b_v),
-                                     output_bias(b_o), opts...)) {
-    return cross_attention<H>(x, memory, w_q, w_k, w_v, w_o, query_bias(b_q), key_bias(b_k), value_bias(b_v),
-                              output_bias(b_o), opts...);
+  /// Cross-attention from x (L x D) to the memory (S x D), or batches of both: L x D, the same
+  /// numbers as cross_attention<H>(x, memory, w_q, w_k, w_v, w_o) with the biases and options.
+  template <Matrix X, Matrix M, AttentionOption... O>
+  requires rules_hold<rules_of::attention_module_cross<T, D, H, X, M, O...>>
+  constexpr matrix<T, detail::rows_of<X>, D> operator()(const X& x, const M& memory, const O&... opts) const noexcept {
+    return attend(with_dims<detail::rows_of<X>, D>(x), with_dims<detail::rows_of<M>, D>(memory), opts...);
   }
+  /// Shape error of attn(x, memory, opts...).
+  template <Matrix X, Matrix M, AttentionOption... O>
+  decltype(detail::first_failure<rules_of::attention_module_cross<T, D, H, X, M, O...>>::error()) operator()(
+      const X& x, const M& memory, const O&... opts) const noexcept;
+  /// Cross-attention of every item pair of two batches.
+  template <Batch X, Batch M, AttentionOption... O>
+  requires rules_hold<rules_of::batch_attention_module_cross<T, D, H, X, M, O...>>
+  constexpr batch<T, X::batch_extent, X::row_extent, D> operator()(const X& x, const M& memory,
+                                                                   const O&... opts) const noexcept {
+    batch<T, X::batch_extent, X::row_extent, D> out{};
+    for (std::size_t b = 0; b < X::count; ++b) {
+      out.items[b] = (*this)(x.items[b], memory.items[b], detail::item_option(opts, b)...);
+    }
+    return out;
+  }
+  /// Shape error of the batched attn(x, memory, opts...).
+  template <Batch X, Batch M, AttentionOption... O>
+  decltype(detail::first_failure<rules_of::batch_attention_module_cross<T, D, H, X, M, O...>>::error()) operator()(
+      const X& x, const M& memory, const O&... opts) const noexcept;
 
   /// The attention of a layer whose call has checked its rules: queries from xq (L x D), keys
   /// and values from xkv (S x D), the options and the biases. The driver of multi_head_attention

@@ -66,8 +66,8 @@ constexpr sentence layer_input() noexcept {
 
 template <class MCols, class DModel>
 constexpr sentence memory_width() noexcept {
-  return must_equal_sentence<MCols, DModel>("decoder layer(x, memory, ...): ", "memory's columns",
-                                            "the layer's d_model", " (memory is S x d_model, the encoder's output).");
+  return must_equal_sentence<MCols, DModel>("layer(x, memory, ...): ", "memory's columns", "the layer's d_model",
+                                            " (memory is S x d_model, the encoder's output).");
 }
 
 template <class I>
