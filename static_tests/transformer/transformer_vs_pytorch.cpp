@@ -78,6 +78,18 @@ static_assert(embedded(0, 0) == -1 && embedded(0, 1) == 1 && embedded(1, 0) == 1
 constexpr auto next = cxmat::argmax_rows(cxmat::logits(embedded, table));
 static_assert(next(0, 0) == 1 && next(0, 1) == 0 && next(0, 2) == 1 && next(0, 3) == 1);
 
+// The modules and batched forms are the functions they name, item by item.
+constexpr cxmat::rms_norm_module<double, 8> rms{rms_gamma<double>};
+static_assert(rms(ln_x<double>) == cxmat::rms_norm(ln_x<double>, rms_gamma<double>, 1e-6));
+constexpr cxmat::batch<double, 2, 3, 8> ln_batch{{ln_x<double>, -ln_x<double>}};
+static_assert(cxmat::swiglu(ln_batch, swiglu_w_gate<double>, swiglu_w_up<double>, swiglu_w_down<double>).items[1] ==
+              cxmat::swiglu(-ln_x<double>, swiglu_w_gate<double>, swiglu_w_up<double>, swiglu_w_down<double>));
+static_assert(cxmat::layer_norm(ln_batch, ln_gamma<double>, ln_beta<double>, 1e-5).items[0] ==
+              cxmat::layer_norm(ln_x<double>, ln_gamma<double>, ln_beta<double>, 1e-5));
+static_assert(cxmat::gelu(ln_batch).items[1] == cxmat::gelu(-ln_x<double>));
+static_assert(cxmat::logits(ln_batch, swiglu_w_down<double>).items[1] ==
+              cxmat::logits(-ln_x<double>, swiglu_w_down<double>));
+
 // argmax_rows as torch.argmax: the first NaN wins, and so does the first of equal maxima.
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 constexpr cxmat::matrix<double, 3, 4> scores{{{1, nan, 5, nan}, {2, 7, 7, 1}, {-1, -3, -1, -2}}};
