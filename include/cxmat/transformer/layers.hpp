@@ -299,10 +299,10 @@ struct encoder_layer {
   template <Matrix X, AttentionOption... O>
   requires rules_hold<rules_of::encoder_layer<T, DModel, H, X, O...>>
   constexpr matrix<T, detail::rows_of<X>, DModel> operator()(const X& x, const O&... opts) const noexcept {
-    constexpr auto n = detail::rows_of<X>;
-    matrix<T, n, DModel> h = with_dims<n, DModel>(x);
+    constexpr auto rows = detail::rows_of<X>;
+    matrix<T, rows, DModel> h = with_dims<rows, DModel>(x);
     if constexpr (NormFirst) {
-      const matrix<T, n, DModel> normed = norm1(h);
+      const matrix<T, rows, DModel> normed = norm1(h);
       h = h + self_attn.attend(normed, normed, opts...);
       h = h + feed_forward(norm2(h));
     } else {
@@ -368,18 +368,18 @@ struct decoder_layer {
   requires rules_hold<rules_of::decoder_layer<T, DModel, H, X, M, O...>>
   constexpr matrix<T, detail::rows_of<X>, DModel> operator()(const X& x, const M& memory,
                                                              const O&... opts) const noexcept {
-    constexpr auto n = detail::rows_of<X>;
-    using Y = matrix<T, n, DModel>;
+    constexpr auto rows = detail::rows_of<X>;
+    using Y = matrix<T, rows, DModel>;
     const matrix<T, detail::rows_of<M>, DModel> mem = with_dims<detail::rows_of<M>, DModel>(memory);
     const auto self = [&](const Y& in) {
       return detail::pass_options<detail::self_side>::call(
-          [&](const auto&... o) { return self_attn.attend(in, in, o...); }, opts...);
+          [&](const auto&... self_options) { return self_attn.attend(in, in, self_options...); }, opts...);
     };
     const auto cross = [&](const Y& in) {
       return detail::pass_options<detail::memory_side>::call(
-          [&](const auto&... o) { return multihead_attn.attend(in, mem, o...); }, opts...);
+          [&](const auto&... memory_options) { return multihead_attn.attend(in, mem, memory_options...); }, opts...);
     };
-    Y h = with_dims<n, DModel>(x);
+    Y h = with_dims<rows, DModel>(x);
     if constexpr (NormFirst) {
       h = h + self(norm1(h));
       h = h + cross(norm2(h));
