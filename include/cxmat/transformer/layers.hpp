@@ -200,7 +200,7 @@ using batch_decoder_layer =
 /// x, keys and values from memory); matrices or batches; H must divide D.
 template <class T, extent D, std::size_t H>
 struct attention_module {
-  static_assert(sizeof(detail::require_rules<rules_of::transformer_layer_type<H, D>>) > 0);
+  static_assert(detail::require_rules<rules_of::transformer_layer_type<H, D>>::value);
 
   matrix<T, D, D> w_q, w_k, w_v;
   matrix<T, 1, D> b_q, b_k, b_v;
@@ -281,7 +281,7 @@ struct attention_module {
 /// batch_key_padding(keep) for a batch, ...) go to the self-attention.
 template <class T, extent DModel, std::size_t H, extent DFF, activation Act = activation::relu, bool NormFirst = false>
 struct encoder_layer {
-  static_assert(sizeof(detail::require_rules<rules_of::transformer_layer_type<H, DModel>>) > 0);
+  static_assert(detail::require_rules<rules_of::transformer_layer_type<H, DModel>>::value);
   using value_type = T;
   static constexpr auto d_model = DModel;
   static constexpr auto d_ff = DFF;
@@ -347,7 +347,7 @@ struct encoder_layer {
 /// options wrapped in on_memory(...) to the cross-attention.
 template <class T, extent DModel, std::size_t H, extent DFF, activation Act = activation::relu, bool NormFirst = false>
 struct decoder_layer {
-  static_assert(sizeof(detail::require_rules<rules_of::transformer_layer_type<H, DModel>>) > 0);
+  static_assert(detail::require_rules<rules_of::transformer_layer_type<H, DModel>>::value);
   using value_type = T;
   static constexpr auto d_model = DModel;
   static constexpr auto d_ff = DFF;

@@ -138,13 +138,17 @@ using transformer_layer_input =
 
 namespace detail {
 // Checks a rule list where no overload can drop out (the body of a class template):
-// `static_assert(sizeof(require_rules<List>) > 0)` is one compile error naming the shape error of
-// the first broken rule (the incomplete base, as an error overload's return type would; in plain
-// mode its sentence), and nothing when every rule holds.
+// `static_assert(require_rules<List>::value)` is one compile error naming the shape error of the
+// first broken rule (the incomplete base, as an error overload's return type would; in plain mode
+// its sentence), and nothing when every rule holds.
 template <class List, bool = holds_v<List>>
-struct require_rules {};
+struct require_rules {
+  static constexpr bool value = true;
+};
 template <class List>
-struct require_rules<List, false> : decltype(first_failure<List>::error()) {};
+struct require_rules<List, false> : decltype(first_failure<List>::error()) {
+  static constexpr bool value = true;
+};
 }  // namespace detail
 
 }  // namespace cxmat
