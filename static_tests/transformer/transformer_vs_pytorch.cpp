@@ -90,6 +90,12 @@ static_assert(cxmat::gelu(ln_batch).items[1] == cxmat::gelu(-ln_x<double>));
 static_assert(cxmat::logits(ln_batch, swiglu_w_down<double>).items[1] ==
               cxmat::logits(-ln_x<double>, swiglu_w_down<double>));
 
+// A stack on a batch is the stack on each item (nn.TransformerEncoder with batch_first).
+constexpr cxmat::batch<double, 2, 5, 8> stack_batch{{enc_stack_x<double>, -enc_stack_x<double>}};
+static_assert(enc_stack<double>(stack_batch, cxmat::causal).items[1] ==
+              enc_stack<double>(-enc_stack_x<double>, cxmat::causal));
+static_assert(equals_pytorch(enc_stack<double>(stack_batch, cxmat::causal).items[0], enc_stack_y));
+
 // argmax_rows as torch.argmax: the first NaN wins, and so does the first of equal maxima.
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 constexpr cxmat::matrix<double, 3, 4> scores{{{1, nan, 5, nan}, {2, 7, 7, 1}, {-1, -3, -1, -2}}};
