@@ -3,9 +3,10 @@
 // nn.TransformerDecoderLayer, in evaluation mode: no dropout), and their stacks
 // transformer_encoder / transformer_decoder (nn.TransformerEncoder / Decoder) with a final norm.
 // Each holds its weights in the library's orientation (d_in x d_out; PyTorch's weights are
-// their transposes) and its sizes in its type; a layer's attention is the attention layer's
-// multi_head_attention / cross_attention, and its options (mask, key_padding, causal, ...) go
-// to the self-attention. Masks keep cxmat's polarity: true = may attend, a real token (the
+// their transposes) and its sizes in its type. A layer's attention is computed by the attention
+// layer's multi-head driver (the code behind multi_head_attention and cross_attention, called
+// directly once the layer's rule list holds), and its options (mask, key_padding, causal, ...)
+// go to the self-attention. Masks keep cxmat's polarity: true = may attend, a real token (the
 // opposite of nn.MultiheadAttention's boolean masks).
 #pragma once
 
