@@ -194,6 +194,19 @@ using batch_decoder_layer =
                    decoder_layer<T, DModel, H, detail::item_t<X>, detail::item_t<M>, detail::item_option_t<O>...>>;
 }  // namespace rules_of
 
+template <class T, extent D, std::size_t H>
+struct attention_module;
+
+namespace detail {
+// The attention of a module whose caller has checked its rules: queries from xq (L x D), keys and
+// values from xkv (S x D), with the module's biases and the options. The driver of
+// multi_head_attention and cross_attention, called directly, so a layer's call resolves no
+// attention overload set again.
+template <class T, extent D, std::size_t H, extent L, extent S, class... O>
+constexpr matrix<T, L, D> module_attention(const attention_module<T, D, H>& m, const matrix<T, L, D>& xq,
+                                           const matrix<T, S, D>& xkv, const O&... opts) noexcept;
+}  // namespace detail
+
 /// nn.MultiheadAttention(D, H) (bias=True, kdim = vdim = D) as a value. From PyTorch:
 /// w_q, w_k, w_v = the three D-row blocks of in_proj_weight, each transposed; b_q, b_k, b_v = the
 /// blocks of in_proj_bias; w_o = out_proj.weight transposed; b_o = out_proj.bias.
@@ -214,7 +227,7 @@ struct attention_module {
   requires rules_hold<rules_of::encoder_layer<T, D, H, X, O...>>
   constexpr matrix<T, detail::rows_of<X>, D> operator()(const X& x, const O&... opts) const noexcept {
     const matrix<T, detail::rows_of<X>, D> h = with_dims<detail::rows_of<X>, D>(x);
-    return attend(h, h, opts...);
+    return detail::module_attention(*this, h, h, opts...);
   }
   /// Shape error of attn(x, opts...).
   template <Matrix X, AttentionOption... O>
@@ -238,7 +251,8 @@ struct attention_module {
   template <Matrix X, Matrix M, AttentionOption... O>
   requires rules_hold<rules_of::attention_module_cross<T, D, H, X, M, O...>>
   constexpr matrix<T, detail::rows_of<X>, D> operator()(const X& x, const M& memory, const O&... opts) const noexcept {
-    return attend(with_dims<detail::rows_of<X>, D>(x), with_dims<detail::rows_of<M>, D>(memory), opts...);
+    return detail::module_attention(*this, with_dims<detail::rows_of<X>, D>(x),
+                                    with_dims<detail::rows_of<M>, D>(memory), opts...);
   }
   /// Shape error of attn(x, memory, opts...).
   template <Matrix X, Matrix M, AttentionOption... O>
@@ -259,18 +273,15 @@ struct attention_module {
   template <Batch X, Batch M, AttentionOption... O>
   decltype(detail::first_failure<rules_of::batch_attention_module_cross<T, D, H, X, M, O...>>::error()) operator()(
       const X& x, const M& memory, const O&... opts) const noexcept;
-
-  /// The attention of a layer whose call has checked its rules: queries from xq (L x D), keys
-  /// and values from xkv (S x D), the options and the biases. The driver of multi_head_attention
-  /// and cross_attention, called directly, so a layer's call resolves no overload set again.
-  template <extent L, extent S, class... O>
-  constexpr matrix<T, L, D> attend(const matrix<T, L, D>& xq, const matrix<T, S, D>& xkv,
-                                   const O&... opts) const noexcept {
-    const auto heads = detail::grouped_attention<H, H>(xq, xkv, w_q, w_k, w_v, static_cast<batch<T, H, L, S>*>(nullptr),
-                                                       query_bias(b_q), key_bias(b_k), value_bias(b_v), opts...);
-    return detail::project<projection::output>(heads, w_o, output_bias(b_o));
-  }
 };
+
+template <class T, extent D, std::size_t H, extent L, extent S, class... O>
+constexpr matrix<T, L, D> detail::module_attention(const attention_module<T, D, H>& m, const matrix<T, L, D>& xq,
+                                                   const matrix<T, S, D>& xkv, const O&... opts) noexcept {
+  const auto heads = grouped_attention<H, H>(xq, xkv, m.w_q, m.w_k, m.w_v, static_cast<batch<T, H, L, S>*>(nullptr),
+                                             query_bias(m.b_q), key_bias(m.b_k), value_bias(m.b_v), opts...);
+  return project<projection::output>(heads, m.w_o, output_bias(m.b_o));
+}
 
 /// nn.TransformerEncoderLayer(d_model = DModel, nhead = H, dim_feedforward = DFF, activation =
 /// Act, norm_first = NormFirst) in evaluation mode, as a value. layer_norm_eps is norm1.eps and
@@ -304,10 +315,10 @@ struct encoder_layer {
     matrix<T, rows, DModel> h = with_dims<rows, DModel>(x);
     if constexpr (NormFirst) {
       const matrix<T, rows, DModel> normed = norm1(h);
-      h = h + self_attn.attend(normed, normed, opts...);
+      h = h + detail::module_attention(self_attn, normed, normed, opts...);
       h = h + feed_forward(norm2(h));
     } else {
-      h = norm1(h + self_attn.attend(h, h, opts...));
+      h = norm1(h + detail::module_attention(self_attn, h, h, opts...));
       h = norm2(h + feed_forward(h));
     }
     return h;
@@ -374,11 +385,15 @@ struct decoder_layer {
     const matrix<T, detail::rows_of<M>, DModel> mem = with_dims<detail::rows_of<M>, DModel>(memory);
     const auto self = [&](const Y& in) {
       return detail::pass_options<detail::self_side>::call(
-          [&](const auto&... self_options) { return self_attn.attend(in, in, self_options...); }, opts...);
+          [&](const auto&... self_options) { return detail::module_attention(self_attn, in, in, self_options...); },
+          opts...);
     };
     const auto cross = [&](const Y& in) {
       return detail::pass_options<detail::memory_side>::call(
-          [&](const auto&... memory_options) { return multihead_attn.attend(in, mem, memory_options...); }, opts...);
+          [&](const auto&... memory_options) {
+            return detail::module_attention(multihead_attn, in, mem, memory_options...);
+          },
+          opts...);
     };
     Y h = with_dims<rows, DModel>(x);
     if constexpr (NormFirst) {
