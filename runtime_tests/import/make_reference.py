@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Weight files made by PyTorch, their headers made by scripts/cxmat_import.py, and PyTorch's
+outputs for the test inputs, for pytorch_modules.cpp (run by the build; nothing here is committed).
+
+    make_reference.py OUTDIR
+
+Writes into OUTDIR: mha.pt (nn.MultiheadAttention(8, 2), float64, random biases), mha_nobias.safetensors
+(nn.MultiheadAttention(8, 4, bias=False)), mixed.safetensors (float16, bfloat16, float32 tensors),
+their headers (mha_pt.hpp, mha_nobias.hpp, mixed.hpp) and reference.hpp: the inputs and
+PyTorch's outputs, as C hexadecimal literals (exact). PyTorch's kernels depend on the CPU, so
+reference.hpp is made on the machine that runs the test and compared within a tolerance.
+"""
+import json
+import os
+import struct
+import subprocess
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+IMPORTER = os.path.join(HERE, "..", "..", "scripts", "cxmat_import.py")
+
+
+def write_safetensors(path, tensors):
+    """The safetensors layout (8-byte little-endian header length, JSON header, raw data)."""
+    tags = {torch.float64: "F64", torch.float32: "F32", torch.float16: "F16", torch.bfloat16: "BF16"}
+    header, blobs, offset = {}, [], 0
+    for key, t in tensors.items():
+        t = t.contiguous()
+        raw = t.view(torch.int16).numpy().tobytes() if t.dtype == torch.bfloat16 else t.numpy().tobytes()
+        header[key] = {"dtype": tags[t.dtype], "shape": list(t.shape), "data_offsets": [offset, offset + len(raw)]}
+        blobs.append(raw)
+        offset += len(raw)
+    text = json.dumps(header).encode()
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
+
+
+def literal(x):
+    return float(x).hex()
+
+
+def matrix(name, t):
+    t = t.detach().to(torch.float64)
+    if t.dim() == 1:
+        t = t.reshape(1, -1)
+    rows = ", ".join("{" + ", ".join(literal(v) for v in row) + "}" for row in t.tolist())
+    return f"inline constexpr cxmat::matrix<double, {t.shape[0]}, {t.shape[1]}> {name}{{{{{rows}}}}};"
+
+
+def bool_row(name, values):
+    return (f"inline constexpr cxmat::matrix<bool, 1, {len(values)}> {name}{{{{{{"
+            + ", ".join("true" if v else "false" for v in values) + "}}};")
+
+
+def run_importer(*args):
+    subprocess.run([sys.executable, IMPORTER, *args], check=True)
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    torch.manual_seed(20261126)
+    lines = ["// PyTorch's outputs for pytorch_modules.cpp, made by make_reference.py (not committed).",
+             "#pragma once", "", "#include <cxmat/core/matrix.hpp>", "", "namespace ref {"]
+
+    # nn.MultiheadAttention(8, 2) with random (non-zero) biases, saved with torch.save.
+    mha = torch.nn.MultiheadAttention(8, 2).double().eval()
+    with torch.no_grad():
+        mha.in_proj_bias.uniform_(-0.5, 0.5)
+        mha.out_proj.bias.uniform_(-0.5, 0.5)
+    torch.save(mha.state_dict(), os.path.join(out, "mha.pt"))
+    run_importer(os.path.join(out, "mha.pt"), "--module", "multihead_attention", "--heads", "2", "--name", "mha",
+                 "--type", "double", "-o", os.path.join(out, "mha_pt.hpp"))
+    x = torch.randn(5, 8, dtype=torch.float64)
+    x_kv = torch.randn(3, 8, dtype=torch.float64)
+    keep = [True, True, False, True, False]
+    causal = torch.triu(torch.ones(5, 5, dtype=torch.bool), diagonal=1)  # True = masked out
+    with torch.no_grad():
+        plain, weights = mha(x, x, x, need_weights=True, average_attn_weights=False)
+        lines.append(matrix("x", x))
+        lines.append(matrix("x_kv", x_kv))
+        lines.append(bool_row("keep", keep))
+        lines.append(matrix("mha_plain", plain))
+        for h in range(2):
+            lines.append(matrix(f"mha_weights_{h}", weights[h]))
+        lines.append(matrix("mha_causal", mha(x, x, x, attn_mask=causal, need_weights=False)[0]))
+        padding = torch.tensor([not k for k in keep])  # PyTorch: True = ignore
+        lines.append(matrix("mha_padded", mha(x, x, x, key_padding_mask=padding, need_weights=False)[0]))
+        lines.append(matrix("mha_cross", mha(x, x_kv, x_kv, need_weights=False)[0]))
+
+    # nn.MultiheadAttention(8, 4, bias=False), float32 weights, as .safetensors; the importer
+    # writes double, so the module runs in double on the float32 values.
+    mha_nb = torch.nn.MultiheadAttention(8, 4, bias=False).eval()
+    write_safetensors(os.path.join(out, "mha_nobias.safetensors"),
+                      {k: v for k, v in mha_nb.state_dict().items()})
+    run_importer(os.path.join(out, "mha_nobias.safetensors"), "--module", "multihead_attention", "--heads", "4",
+                 "--name", "mha_nobias", "--dims", "shared", "--type", "double", "-o",
+                 os.path.join(out, "mha_nobias.hpp"))
+    with torch.no_grad():
+        lines.append(matrix("mha_nobias_plain", mha_nb.double()(x, x, x, need_weights=False)[0]))
+
+    # Every float dtype through the tensors module: values must arrive exactly.
+    mixed = {"emb.weight": torch.randn(3, 4).to(torch.float16), "norm.bias": torch.randn(6).to(torch.bfloat16),
+             "proj.weight": torch.randn(2, 3)}
+    write_safetensors(os.path.join(out, "mixed.safetensors"), mixed)
+    run_importer(os.path.join(out, "mixed.safetensors"), "--module", "tensors", "--name", "mixed", "--type",
+                 "double", "-o", os.path.join(out, "mixed.hpp"))
+    for key, t in mixed.items():
+        lines.append(matrix("mixed_" + key.replace(".", "_"), t))
+
+    lines += ["", "}  // namespace ref", ""]
+    with open(os.path.join(out, "reference.hpp"), "w") as f:
+        f.write("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+// Modules imported from files made by PyTorch (scripts/cxmat_import.py), against PyTorch's own
+// outputs for the same inputs (make_reference.py, run by the build on this machine): at compile
+// time (static_assert) and at run time, in double, within 1e-12 of the largest magnitude of the
+// expected matrix (PyTorch sums in another order, so the last bits differ).
+#include <cstddef>
+
+#include <cxmat/attention.hpp>
+#include <cxmat/core.hpp>
+
+#include "mha_nobias.hpp"
+#include "mha_pt.hpp"
+#include "mixed.hpp"
+#include "reference.hpp"
+#include "test_support/catch.hpp"
+
+namespace {
+
+constexpr double tolerance = 1e-12;
+
+constexpr double magnitude(double v) { return v < 0 ? -v : v; }
+
+// Every |a - b| is at most 1e-12 times the largest |b| of the matrix.
+template <class A, class B>
+constexpr bool close(const A& a, const B& expected) {
+  static_assert(A::rows == B::rows && A::cols == B::cols);
+  double largest = 0;
+  for (std::size_t i = 0; i < B::rows; ++i) {
+    for (std::size_t j = 0; j < B::cols; ++j)
+      largest = magnitude(expected(i, j)) > largest ? magnitude(expected(i, j)) : largest;
+  }
+  for (std::size_t i = 0; i < B::rows; ++i) {
+    for (std::size_t j = 0; j < B::cols; ++j) {
+      if (!(magnitude(a(i, j) - expected(i, j)) <= tolerance * largest)) return false;
+    }
+  }
+  return largest > 0;
+}
+
+// Values converted from float16, bfloat16 and float32 arrive exactly.
+template <class A, class B>
+constexpr bool same(const A& a, const B& expected) {
+  static_assert(A::rows == B::rows && A::cols == B::cols);
+  for (std::size_t i = 0; i < B::rows; ++i) {
+    for (std::size_t j = 0; j < B::cols; ++j) {
+      if (!(a(i, j) == expected(i, j))) return false;
+    }
+  }
+  return true;
+}
+
+// The same checks at compile time and at run time (x given as a run-time copy there).
+template <class X, class Xkv>
+constexpr bool mha_matches(const X& x, const Xkv& x_kv) {
+  const auto with_weights = mha.with_weights(x);
+  return close(mha(x), ref::mha_plain) && close(with_weights.output, ref::mha_plain) &&
+         close(with_weights.weights.items[0], ref::mha_weights_0) &&
+         close(with_weights.weights.items[1], ref::mha_weights_1) && close(mha(x, cxmat::causal), ref::mha_causal) &&
+         close(mha(x, cxmat::key_padding(ref::keep)), ref::mha_padded) && close(mha(x, x_kv), ref::mha_cross);
+}
+
+static_assert(mha_matches(ref::x, ref::x_kv));
+static_assert(close(mha_nobias(ref::x), ref::mha_nobias_plain));
+static_assert(same(mixed_weights::emb_weight, ref::mixed_emb_weight));
+static_assert(same(mixed_weights::norm_bias, ref::mixed_norm_bias));
+static_assert(same(mixed_weights::proj_weight, ref::mixed_proj_weight));
+// The dimension names are the importer's: d_model in the namespace given by --dims.
+static_assert(decltype(mha_weights::W_q)::row_extent.size == 8);
+static_assert(std::is_same_v<decltype(mha_nobias_weights::W_o)::col_dim, cxmat::dim<8, shared::d_model_dim>>);
+
+}  // namespace
+
+TEST_CASE("modules imported from PyTorch files compute PyTorch's outputs at run time", "[import]") {
+  auto x = ref::x;
+  auto x_kv = ref::x_kv;
+  CHECK(mha_matches(x, x_kv));
+  CHECK(close(mha_nobias(x), ref::mha_nobias_plain));
+}

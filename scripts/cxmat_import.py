@@ -1,0 +1,693 @@
+#!/usr/bin/env python3
+"""Trained weights in: a PyTorch, safetensors or numpy weights file to a constexpr cxmat header.
+
+    python3 scripts/cxmat_import.py FILE --module MODULE [--heads H] [--activation relu|gelu]
+        [--norm-first] [--eps E] [--prefix KEY_PREFIX] [--dims NAMESPACE] --name NAME
+        [--type float|double] -o OUT.hpp
+
+FILE is a state_dict saved with torch.save (.pt, .pth, .bin), a .safetensors file or a numpy
+.npz archive. It is read with Python's standard library and numpy only: a .pt file is a zip
+archive whose pickle is read by an unpickler that accepts only PyTorch's tensor-rebuilding
+functions, its storage types and plain containers, so reading never runs anything the file asks
+for; anything else is refused with its name.
+
+MODULE says what the tensors are (PyTorch's state_dict keys, after KEY_PREFIX):
+  tensors              every tensor as a named matrix (1-D as 1 x N, 3-D as a cxmat::batch)
+  linear               nn.Linear: weight (out x in), bias (out)
+  layer_norm           nn.LayerNorm over the last dimension: weight, bias (d)
+  embedding            nn.Embedding: weight (num_embeddings x embedding_dim)
+  multihead_attention  nn.MultiheadAttention: in_proj_weight (3E x E), in_proj_bias,
+                       out_proj.weight, out_proj.bias
+  encoder_layer, decoder_layer  nn.TransformerEncoderLayer / DecoderLayer (not yet: refused)
+  bytes                the file's bytes as a constexpr array, for cxmat/io/safetensors.hpp
+
+PyTorch's conventions are converted here, once: an out x in weight becomes the in x out matrix
+that multiplies rows from the right (x·W), in_proj_weight is split into W_q, W_k and W_v (rows
+0..E-1, E..2E-1, 2E..3E-1), and the heads are PyTorch's (head h is column block h). The header
+keeps each state_dict key in a comment next to the matrix made from it.
+
+A file that does not fit gets a one-line error naming the tensor and what is wrong, exit status
+1, and no header.
+"""
+import argparse
+import json
+import math
+import os
+import pickle
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import zipfile
+
+import numpy as np
+
+
+class ImportError_(Exception):
+    """A problem with the input: printed as one line, no header written."""
+
+
+# ------------------------------------------------------------------------------------------------
+# Reading: every reader returns {key: (numpy array, dtype name)} with dtype names
+# float16, bfloat16, float32, float64, int8, int16, int32, int64, uint8, bool.
+# ------------------------------------------------------------------------------------------------
+
+SAFETENSORS_DTYPES = {
+    "F64": ("float64", "<f8"),
+    "F32": ("float32", "<f4"),
+    "F16": ("float16", "<f2"),
+    "BF16": ("bfloat16", "<u2"),
+    "I64": ("int64", "<i8"),
+    "I32": ("int32", "<i4"),
+    "I16": ("int16", "<i2"),
+    "I8": ("int8", "i1"),
+    "U8": ("uint8", "u1"),
+    "BOOL": ("bool", "?"),
+}
+
+
+def bfloat16_to_float32(raw_u16):
+    """bfloat16 is the upper half of a float32: widening is exact."""
+    return (raw_u16.astype(np.uint32) << 16).view(np.float32)
+
+
+def read_safetensors(path):
+    data = open(path, "rb").read()
+    if len(data) < 8:
+        raise ImportError_(f"{path}: truncated safetensors file ({len(data)} bytes, no header length)")
+    (header_len,) = struct.unpack("<Q", data[:8])
+    if 8 + header_len > len(data):
+        raise ImportError_(
+            f"{path}: truncated or corrupt safetensors file (header of {header_len} bytes, file of {len(data)})")
+    try:
+        header = json.loads(data[8:8 + header_len].decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ImportError_(f"{path}: corrupt safetensors header ({e})") from None
+    if not isinstance(header, dict):
+        raise ImportError_(f"{path}: corrupt safetensors header (not a JSON object)")
+    body = data[8 + header_len:]
+    tensors = {}
+    for key, info in header.items():
+        if key == "__metadata__":
+            continue
+        try:
+            dtype_tag, shape, (begin, end) = info["dtype"], info["shape"], info["data_offsets"]
+        except (TypeError, KeyError, ValueError):
+            raise ImportError_(f"tensor '{key}': corrupt safetensors entry {info!r}") from None
+        if dtype_tag not in SAFETENSORS_DTYPES:
+            raise ImportError_(f"tensor '{key}': unsupported dtype {dtype_tag}")
+        name, np_dtype = SAFETENSORS_DTYPES[dtype_tag]
+        count = math.prod(shape)
+        itemsize = np.dtype(np_dtype).itemsize
+        if not (0 <= begin <= end <= len(body)) or end - begin != count * itemsize:
+            raise ImportError_(f"tensor '{key}': truncated or corrupt data (bytes {begin}..{end} for shape "
+                               f"{list(shape)} of {dtype_tag}, {len(body)} data bytes in the file)")
+        array = np.frombuffer(body[begin:end], dtype=np_dtype).reshape(shape)
+        tensors[key] = (array, name)
+    return tensors
+
+
+def read_npz(path):
+    try:
+        archive = np.load(path, allow_pickle=False)
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError) as e:
+        raise ImportError_(f"{path}: truncated or corrupt .npz file ({e})") from None
+    if not isinstance(archive, np.lib.npyio.NpzFile):
+        raise ImportError_(f"{path}: not an .npz archive (a single array)")
+    tensors = {}
+    with archive:
+        for key in archive.files:
+            try:
+                array = archive[key]
+            except ValueError as e:  # object arrays need pickle, which is refused
+                raise ImportError_(f"tensor '{key}': refused ({e})") from None
+            except (zipfile.BadZipFile, OSError, EOFError, KeyError) as e:
+                raise ImportError_(f"tensor '{key}': truncated or corrupt data ({e})") from None
+            kind = array.dtype
+            if kind == np.float16 or kind == np.float32 or kind == np.float64 or kind == np.bool_:
+                name = str(kind)
+            elif kind.kind in "iu" and kind.itemsize <= 8:
+                name = str(kind)
+            else:
+                raise ImportError_(f"tensor '{key}': unsupported dtype {kind}")
+            tensors[key] = (array, name)
+    return tensors
+
+
+# PyTorch's storage types as pickled by torch.save: the element type of each.
+TORCH_STORAGES = {
+    "DoubleStorage": ("float64", "<f8"),
+    "FloatStorage": ("float32", "<f4"),
+    "HalfStorage": ("float16", "<f2"),
+    "BFloat16Storage": ("bfloat16", "<u2"),
+    "LongStorage": ("int64", "<i8"),
+    "IntStorage": ("int32", "<i4"),
+    "ShortStorage": ("int16", "<i2"),
+    "CharStorage": ("int8", "i1"),
+    "ByteStorage": ("uint8", "u1"),
+    "BoolStorage": ("bool", "?"),
+}
+
+
+class _StorageType:
+    """A marker for torch.<X>Storage: data only, not callable."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+class _Tensor:
+    """A tensor as the pickle describes it, rebuilt after the whole pickle is read."""
+
+    __slots__ = ("storage", "offset", "size", "stride")
+
+    def __init__(self, storage, offset, size, stride):
+        self.storage, self.offset, self.size, self.stride = storage, offset, size, stride
+
+
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=False, backward_hooks=None,
+                       metadata=None):
+    if not isinstance(storage, tuple) or len(storage) != 2:
+        raise ImportError_("refused: _rebuild_tensor_v2 was given something other than a storage")
+    return _Tensor(storage, storage_offset, tuple(size), tuple(stride))
+
+
+def _rebuild_parameter(data, requires_grad=False, backward_hooks=None):
+    if not isinstance(data, _Tensor):
+        raise ImportError_("refused: _rebuild_parameter was given something other than a tensor")
+    return data
+
+
+class _StateDictUnpickler(pickle.Unpickler):
+    """Accepts only what a state_dict of tensors needs; refuses every other global by name."""
+
+    ALLOWED = {
+        ("collections", "OrderedDict"): lambda: __import__("collections").OrderedDict,
+        ("torch._utils", "_rebuild_tensor_v2"): lambda: _rebuild_tensor_v2,
+        ("torch._utils", "_rebuild_parameter"): lambda: _rebuild_parameter,
+    }
+
+    def __init__(self, file, archive, prefix):
+        super().__init__(file)
+        self.archive, self.prefix = archive, prefix
+
+    def find_class(self, module, name):
+        if (module, name) in self.ALLOWED:
+            return self.ALLOWED[(module, name)]()
+        if module == "torch" and name in TORCH_STORAGES:
+            return _StorageType(name)
+        raise ImportError_(f"refused: the pickle asks for {module}.{name}, which is not a tensor or a plain "
+                           "container (save model.state_dict(), not the model or code)")
+
+    def persistent_load(self, pid):
+        if (not isinstance(pid, tuple) or len(pid) < 5 or pid[0] != "storage" or
+                not isinstance(pid[1], _StorageType)):
+            raise ImportError_(f"refused: unknown persistent id {pid!r:.80} in the pickle")
+        storage_type, key = pid[1], pid[2]
+        name, np_dtype = TORCH_STORAGES[storage_type.name]
+        try:
+            raw = self.archive.read(f"{self.prefix}data/{key}")
+        except KeyError:
+            raise ImportError_(f"truncated or corrupt .pt file: storage {key} is missing") from None
+        except (zipfile.BadZipFile, EOFError, OSError, zlib_error()) as e:
+            raise ImportError_(f"truncated or corrupt .pt file: storage {key} ({e})") from None
+        # A short storage is reported by the tensor that reads past its end (materialize).
+        itemsize = np.dtype(np_dtype).itemsize
+        return (np.frombuffer(raw[: len(raw) - len(raw) % itemsize], dtype=np_dtype), name)
+
+
+def zlib_error():
+    import zlib
+    return zlib.error
+
+
+def read_pt(path):
+    if not zipfile.is_zipfile(path):
+        with open(path, "rb") as f:
+            head = f.read(2)
+        if head[:1] == b"\x80":
+            raise ImportError_(f"{path}: a legacy (pre-1.6, not zip) torch.save file; re-save it with a recent "
+                               "PyTorch or as .safetensors")
+        raise ImportError_(f"{path}: truncated or corrupt .pt file (not a zip archive)")
+    try:
+        archive = zipfile.ZipFile(path)
+        names = archive.namelist()
+    except (zipfile.BadZipFile, OSError, EOFError) as e:
+        raise ImportError_(f"{path}: truncated or corrupt .pt file ({e})") from None
+    pickles = [n for n in names if n.endswith("/data.pkl") or n == "data.pkl"]
+    if len(pickles) != 1:
+        raise ImportError_(f"{path}: truncated or corrupt .pt file (no data.pkl in the archive)")
+    prefix = pickles[0][: -len("data.pkl")]
+    byteorder = f"{prefix}byteorder"
+    if byteorder in names and archive.read(byteorder).strip() not in (b"little", b""):
+        raise ImportError_(f"{path}: big-endian tensors are not supported")
+    try:
+        import io
+        obj = _StateDictUnpickler(io.BytesIO(archive.read(pickles[0])), archive, prefix).load()
+    except ImportError_:
+        raise
+    except (pickle.UnpicklingError, EOFError, TypeError, ValueError, AttributeError, IndexError, KeyError,
+            zipfile.BadZipFile, OSError, zlib_error()) as e:
+        raise ImportError_(f"{path}: truncated or corrupt .pt file ({type(e).__name__}: {e})") from None
+    if not isinstance(obj, dict):
+        raise ImportError_(f"{path}: refused: the pickle holds a {type(obj).__name__}, not a state_dict")
+    tensors = {}
+
+    def add(prefix_key, mapping):
+        for key, value in mapping.items():
+            if not isinstance(key, str):
+                raise ImportError_(f"{path}: refused: a state_dict key {key!r} is not a string")
+            full = prefix_key + key
+            if isinstance(value, dict):
+                add(full + ".", value)
+            elif isinstance(value, _Tensor):
+                tensors[full] = materialize(full, value)
+            else:
+                raise ImportError_(f"tensor '{full}': refused: holds a {type(value).__name__}, not a tensor")
+
+    add("", obj)
+    return tensors
+
+
+def materialize(key, t):
+    (flat, name) = t.storage
+    if any(s < 0 for s in t.size) or any(s < 0 for s in t.stride) or t.offset < 0:
+        raise ImportError_(f"tensor '{key}': corrupt size {t.size} or stride {t.stride}")
+    if math.prod(t.size) == 0:
+        return (np.zeros(t.size, dtype=flat.dtype), name)
+    last = t.offset + sum((s - 1) * st for s, st in zip(t.size, t.stride))
+    if last >= flat.size:
+        raise ImportError_(f"tensor '{key}': truncated or corrupt data (needs element {last}, the storage has "
+                           f"{flat.size})")
+    view = np.lib.stride_tricks.as_strided(flat[t.offset:], shape=t.size,
+                                           strides=[s * flat.itemsize for s in t.stride], writeable=False)
+    return (np.array(view), name)
+
+
+def read_file(path):
+    if not os.path.exists(path):
+        raise ImportError_(f"{path}: no such file")
+    lower = path.lower()
+    if lower.endswith(".safetensors"):
+        return read_safetensors(path)
+    if lower.endswith(".npz"):
+        return read_npz(path)
+    if lower.endswith((".pt", ".pth", ".bin", ".ckpt")):
+        return read_pt(path)
+    raise ImportError_(f"{path}: unknown file type (expected .pt, .pth, .bin, .safetensors or .npz)")
+
+
+# ------------------------------------------------------------------------------------------------
+# Checking and converting values.
+# ------------------------------------------------------------------------------------------------
+
+FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
+
+
+def as_float64(key, array, dtype):
+    """The tensor's values as float64 (exact for float16, bfloat16 and float32); integers refused."""
+    if dtype not in FLOAT_DTYPES:
+        raise ImportError_(f"tensor '{key}': {dtype} values, but a float module needs float16, bfloat16, "
+                           "float32 or float64")
+    if dtype == "bfloat16":
+        values = bfloat16_to_float32(np.asarray(array)).astype(np.float64)
+    else:
+        values = np.asarray(array).astype(np.float64)
+    bad = ~np.isfinite(values)
+    if bad.any():
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ImportError_(f"tensor '{key}': {int(bad.sum())} non-finite value(s), the first {values[where]} "
+                           f"at index {list(where)}")
+    return values
+
+
+def c_literal(value, ctype):
+    """A C++ literal that reads back as exactly this value in ctype."""
+    if ctype == "double":
+        text = repr(float(value))
+        return text if ("e" in text or "." in text) else text + ".0"
+    if ctype == "float":
+        f = np.float32(value)
+        if not np.isfinite(f):
+            raise ImportError_(f"value {value!r} does not fit in a float")
+        text = np.format_float_scientific(f, unique=True, trim="0")
+        mantissa, _, exponent = text.partition("e")
+        exponent = int(exponent)
+        return (f"{mantissa}e{exponent}f" if exponent else f"{mantissa}f").replace(".e", ".0e").replace(".f", ".0f")
+    # integers
+    return str(int(value))
+
+
+def cpp_ident(key):
+    ident = re.sub(r"[^0-9A-Za-z_]", "_", key)
+    if not ident or ident[0].isdigit():
+        ident = "t_" + ident
+    return ident
+
+
+def matrix_text(values, ctype, indent="    "):
+    rows = [", ".join(c_literal(v, ctype) for v in row) for row in values]
+    return "{{" + ", ".join("{" + r + "}" for r in rows) + "}}"
+
+
+# ------------------------------------------------------------------------------------------------
+# Modules: expected keys and shapes, and the generated code.
+# ------------------------------------------------------------------------------------------------
+
+
+class Header:
+    def __init__(self, args, source):
+        self.args, self.source = args, source
+        self.ctype = args.type
+        self.includes = {"cxmat/core/extent.hpp", "cxmat/core/matrix.hpp"}
+        self.dims = []  # (name, size)
+        self.values = []  # lines in the weights namespace
+        self.after = []  # lines after the namespace (the module object)
+
+    def dim(self, name, size):
+        if (name, size) not in self.dims:
+            self.dims.append((name, size))
+        return f"{self.args.dims}::{name}"
+
+    def matrix(self, ident, rows, cols, values, comment, ctype=None):
+        ctype = ctype or self.ctype
+        self.values.append(f"// {comment}")
+        self.values.append(f"inline constexpr cxmat::matrix<{ctype}, {rows}, {cols}> {ident}{matrix_text(values, ctype)};")
+
+    def text(self):
+        a = self.args
+        lines = [
+            f"// Generated by scripts/cxmat_import.py from {os.path.basename(self.source)}:",
+            f"//   {' '.join(a.command_line)}",
+            "// Do not edit: regenerate from the weights file.",
+            "#pragma once",
+            "",
+        ]
+        lines += [f"#include <{inc}>" for inc in sorted(self.includes)]
+        lines.append("")
+        for name, size in self.dims:
+            guard = f"CXMAT_IMPORT_DIM_{a.dims.replace('::', '_')}_{name}"
+            lines += [
+                f"#ifndef {guard}",
+                f"#define {guard}",
+                f"namespace {a.dims} {{",
+                f"CXMAT_DIM({name}, {size});",
+                f"}}  // namespace {a.dims}",
+                "#endif",
+                f"static_assert({a.dims}::{name}.size == {size}, \"{a.name}: dimension {a.dims}::{name} is {size} in "
+                f"{os.path.basename(self.source)}, but another header declared it with another size\");",
+                "",
+            ]
+        lines.append(f"namespace {a.name}_weights {{")
+        lines.append("")
+        lines += self.values
+        lines.append("")
+        lines.append(f"}}  // namespace {a.name}_weights")
+        if self.after:
+            lines.append("")
+            lines += self.after
+        return "\n".join(lines) + "\n"
+
+
+def select(tensors, prefix):
+    if not prefix:
+        return dict(tensors)
+    picked = {k[len(prefix):]: v for k, v in tensors.items() if k.startswith(prefix)}
+    if not picked:
+        raise ImportError_(f"no tensor's key starts with the prefix '{prefix}'")
+    return picked
+
+
+def check_keys(tensors, required, optional, module_text, prefix):
+    for key in required:
+        if key not in tensors:
+            raise ImportError_(f"tensor '{prefix}{key}': missing key ({module_text} has "
+                               f"{', '.join(prefix + k for k in required)})")
+    for key in sorted(tensors):
+        if key not in required and key not in optional:
+            raise ImportError_(f"tensor '{prefix}{key}': unexpected key for {module_text} (expected "
+                               f"{', '.join(prefix + k for k in required + optional)})")
+
+
+def check_shape(key, array, expected, why, prefix):
+    found = tuple(array.shape)
+    if found != tuple(expected):
+        raise ImportError_(f"tensor '{prefix}{key}': shape {list(found)} does not fit {why}: expected "
+                           f"{list(expected)}")
+
+
+def module_tensors(h, tensors, args):
+    for key in sorted(tensors):
+        array, dtype = tensors[key]
+        ident = cpp_ident(key)
+        comment = f"state_dict['{args.prefix}{key}'], {dtype} {list(array.shape)}"
+        if dtype in FLOAT_DTYPES:
+            values, ctype = as_float64(args.prefix + key, array, dtype), h.ctype
+        elif dtype == "bool":
+            values, ctype = np.asarray(array), "bool"
+        else:
+            values, ctype = np.asarray(array), f"std::{dtype}_t"
+            h.includes.add("cstdint")
+        if ctype == "bool":
+            literal = lambda v: "true" if v else "false"  # noqa: E731
+        else:
+            literal = None
+        if values.ndim == 0:
+            values = values.reshape(1, 1)
+        if values.ndim == 1:
+            values = values.reshape(1, -1)
+        if values.ndim == 2:
+            if literal:
+                body = "{{" + ", ".join("{" + ", ".join(literal(v) for v in row) + "}" for row in values) + "}}"
+                h.values += [f"// {comment}",
+                             f"inline constexpr cxmat::matrix<bool, {values.shape[0]}, {values.shape[1]}> {ident}{body};"]
+            else:
+                h.matrix(ident, values.shape[0], values.shape[1], values, comment, ctype)
+        elif values.ndim == 3:
+            h.includes.add("cxmat/core/batch.hpp")
+            items = ", ".join(matrix_text(m, ctype) for m in values)
+            b, r, c = values.shape
+            h.values += [f"// {comment}",
+                         f"inline constexpr cxmat::batch<{ctype}, {b}, {r}, {c}> {ident}{{{{{items}}}}};"]
+        else:
+            raise ImportError_(f"tensor '{args.prefix}{key}': {values.ndim} dimensions; cxmat holds matrices (2) and "
+                               "batches of matrices (3)")
+    idents = [cpp_ident(k) for k in tensors]
+    if len(set(idents)) != len(idents):
+        dup = next(i for i in idents if idents.count(i) > 1)
+        raise ImportError_(f"two keys become the same C++ name '{dup}'")
+
+
+def module_multihead_attention(h, tensors, args):
+    p = args.prefix
+    has_bias = "in_proj_bias" in tensors or "out_proj.bias" in tensors
+    required = ["in_proj_weight", "out_proj.weight"] + (["in_proj_bias", "out_proj.bias"] if has_bias else [])
+    text = "nn.MultiheadAttention" + ("" if has_bias else "(bias=False)")
+    if "q_proj_weight" in tensors:
+        raise ImportError_(f"tensor '{p}q_proj_weight': separate q/k/v projections (kdim, vdim) are not supported "
+                           "yet; only the packed in_proj_weight")
+    check_keys(tensors, required, [], text, p)
+    w_in = as_float64(p + "in_proj_weight", *tensors["in_proj_weight"])
+    if w_in.ndim != 2 or w_in.shape[0] != 3 * w_in.shape[1]:
+        raise ImportError_(f"tensor '{p}in_proj_weight': shape {list(w_in.shape)} does not fit {text}: expected "
+                           "[3*embed_dim, embed_dim]")
+    e = w_in.shape[1]
+    if args.heads is None:
+        raise ImportError_("--heads H is needed for multihead_attention (a state_dict does not record it)")
+    if args.heads < 1 or e % args.heads:
+        raise ImportError_(f"tensor '{p}in_proj_weight': {args.heads} heads do not divide embed_dim {e}")
+    check_shape("out_proj.weight", tensors["out_proj.weight"][0], (e, e), f"{text} with embed_dim {e}", p)
+    if has_bias:
+        check_shape("in_proj_bias", tensors["in_proj_bias"][0], (3 * e,), f"{text} with embed_dim {e}", p)
+        check_shape("out_proj.bias", tensors["out_proj.bias"][0], (e,), f"{text} with embed_dim {e}", p)
+    w_out = as_float64(p + "out_proj.weight", *tensors["out_proj.weight"])
+    d = h.dim("d_model", e)
+    H = args.heads
+    h.includes |= {"cxmat/attention/multi_head.hpp", "cxmat/attention/grouped.hpp", "cxmat/attention/options.hpp"}
+    names = ["W_q", "W_k", "W_v"]
+    for i, name in enumerate(names):
+        h.matrix(name, d, d, w_in[i * e:(i + 1) * e].T,
+                 f"{name} = state_dict['{p}in_proj_weight'][{i * e}:{(i + 1) * e}]ᵀ (rows {i * e}..{(i + 1) * e - 1})")
+    h.matrix("W_o", d, d, w_out.T, f"W_o = state_dict['{p}out_proj.weight']ᵀ")
+    bias_args = ""
+    if has_bias:
+        b_in = as_float64(p + "in_proj_bias", *tensors["in_proj_bias"])
+        b_out = as_float64(p + "out_proj.bias", *tensors["out_proj.bias"])
+        for i, name in enumerate(["b_q", "b_k", "b_v"]):
+            h.matrix(name, 1, d, b_in[i * e:(i + 1) * e].reshape(1, e),
+                     f"{name} = state_dict['{p}in_proj_bias'][{i * e}:{(i + 1) * e}]")
+        h.matrix("b_o", 1, d, b_out.reshape(1, e), f"b_o = state_dict['{p}out_proj.bias']")
+        bias_args = (", cxmat::query_bias(b_q), cxmat::key_bias(b_k), cxmat::value_bias(b_v), "
+                     "cxmat::output_bias(b_o)")
+    w = f"{args.name}_weights"
+    bias_args = bias_args.replace("(b_", f"({w}::b_")
+    ws = f"{w}::W_q, {w}::W_k, {w}::W_v, {w}::W_o"
+    h.after += [
+        f"/// nn.MultiheadAttention({e}, {H}{'' if has_bias else ', bias=False'}) from {os.path.basename(h.source)}: "
+        f"{args.name}(x, options...) is self-attention (PyTorch's",
+        "/// module(x, x, x)[0]), x is L x d_model; " + f"{args.name}(x_q, x_kv, options...) is cross-attention "
+        "(module(x_q, x_kv, x_kv)[0]); with_weights(...) also gives each head's weights, H x L x S.",
+        "/// Options as in cxmat's attention functions: cxmat::causal, cxmat::key_padding(keep) (true = keep, the",
+        "/// inverse of PyTorch's key_padding_mask), cxmat::mask(allowed), ...",
+        f"struct {args.name}_module {{",
+        f"  static constexpr std::size_t heads = {H};",
+        "  template <cxmat::Matrix X, cxmat::AttentionOption... O>",
+        "  constexpr auto operator()(const X& x, const O&... options) const noexcept {",
+        f"    return cxmat::multi_head_attention<{H}>(x, {ws}{bias_args}, options...);",
+        "  }",
+        "  template <cxmat::Matrix Xq, cxmat::Matrix Xkv, cxmat::AttentionOption... O>",
+        "  constexpr auto operator()(const Xq& x_q, const Xkv& x_kv, const O&... options) const noexcept {",
+        f"    return cxmat::cross_attention<{H}>(x_q, x_kv, {ws}{bias_args}, options...);",
+        "  }",
+        "  template <cxmat::Matrix X, cxmat::AttentionOption... O>",
+        "  constexpr auto with_weights(const X& x, const O&... options) const noexcept {",
+        f"    return cxmat::multi_head_attention_with_weights<{H}>(x, {ws}{bias_args}, options...);",
+        "  }",
+        "};",
+        f"inline constexpr {args.name}_module {args.name}{{}};",
+    ]
+    h.includes.add("cstddef")
+
+
+def module_linear(h, tensors, args):
+    p = args.prefix
+    has_bias = "bias" in tensors
+    check_keys(tensors, ["weight"] + (["bias"] if has_bias else []), [], "nn.Linear", p)
+    w = as_float64(p + "weight", *tensors["weight"])
+    if w.ndim != 2:
+        raise ImportError_(f"tensor '{p}weight': shape {list(w.shape)} does not fit nn.Linear: expected "
+                           "[out_features, in_features]")
+    out_f, in_f = w.shape
+    if has_bias:
+        check_shape("bias", tensors["bias"][0], (out_f,), f"nn.Linear with out_features {out_f}", p)
+    di, do = h.dim("in_features", in_f), h.dim("out_features", out_f)
+    h.matrix("weight", di, do, w.T, f"state_dict['{p}weight']ᵀ: in_features x out_features")
+    if has_bias:
+        h.matrix("bias", 1, do, as_float64(p + "bias", *tensors["bias"]).reshape(1, -1), f"state_dict['{p}bias']")
+    transformer_module(h, args, f"cxmat::linear(x, {args.name}_weights::weight"
+                       + (f", {args.name}_weights::bias)" if has_bias else ")"),
+                       f"nn.Linear({in_f}, {out_f}{'' if has_bias else ', bias=False'})")
+
+
+def module_layer_norm(h, tensors, args):
+    p = args.prefix
+    check_keys(tensors, ["weight", "bias"], [], "nn.LayerNorm", p)
+    g = as_float64(p + "weight", *tensors["weight"])
+    if g.ndim != 1:
+        raise ImportError_(f"tensor '{p}weight': shape {list(g.shape)} does not fit nn.LayerNorm over the last "
+                           "dimension: expected [d]")
+    check_shape("bias", tensors["bias"][0], g.shape, f"nn.LayerNorm({g.shape[0]})", p)
+    d = h.dim("d_model", g.shape[0])
+    h.matrix("gamma", 1, d, g.reshape(1, -1), f"state_dict['{p}weight']")
+    h.matrix("beta", 1, d, as_float64(p + "bias", *tensors["bias"]).reshape(1, -1), f"state_dict['{p}bias']")
+    eps = c_literal(args.eps, h.ctype)
+    transformer_module(h, args, f"cxmat::layer_norm(x, {args.name}_weights::gamma, {args.name}_weights::beta, {eps})",
+                       f"nn.LayerNorm({g.shape[0]}, eps={args.eps!r})")
+
+
+def module_embedding(h, tensors, args):
+    p = args.prefix
+    check_keys(tensors, ["weight"], [], "nn.Embedding", p)
+    w = as_float64(p + "weight", *tensors["weight"])
+    if w.ndim != 2:
+        raise ImportError_(f"tensor '{p}weight': shape {list(w.shape)} does not fit nn.Embedding: expected "
+                           "[num_embeddings, embedding_dim]")
+    v, d = h.dim("vocab", w.shape[0]), h.dim("d_model", w.shape[1])
+    h.matrix("weight", v, d, w, f"state_dict['{p}weight']: num_embeddings x embedding_dim")
+    transformer_module(h, args, f"cxmat::embedding({args.name}_weights::weight, x)",
+                       f"nn.Embedding({w.shape[0]}, {w.shape[1]})")
+
+
+def transformer_module(h, args, call, what):
+    # linear, layer_norm and embedding are functions of the transformer layer (cxmat/transformer/).
+    if not os.path.exists(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "include", "cxmat",
+                                       "transformer.hpp")):
+        raise ImportError_(f"--module {args.module}: cxmat::{args.module} (the transformer layer) is not in this "
+                           "version of cxmat yet; use --module tensors")
+    h.includes.add("cxmat/transformer.hpp")
+    h.after += [
+        f"/// {what} from {os.path.basename(h.source)}: {args.name}(x) computes the module.",
+        f"struct {args.name}_module {{",
+        "  template <class X>",
+        f"  constexpr auto operator()(const X& x) const noexcept {{ return {call}; }}",
+        "};",
+        f"inline constexpr {args.name}_module {args.name}{{}};",
+    ]
+
+
+def module_layer(h, tensors, args):
+    raise ImportError_(f"--module {args.module}: not supported yet (cxmat has no Transformer layer type to "
+                       "generate); use --module tensors, or multihead_attention with --prefix self_attn.")
+
+
+def module_bytes(h, path, args):
+    if not path.lower().endswith(".safetensors"):
+        raise ImportError_(f"{path}: --module bytes writes .safetensors files (read by cxmat/io/safetensors.hpp)")
+    read_safetensors(path)  # refuse a corrupt file here rather than at compile time
+    data = open(path, "rb").read()
+    h.includes = {"cstddef"}
+    h.values.append(f"// The bytes of {os.path.basename(path)} ({len(data)} bytes), for cxmat::safetensors::load.")
+    h.values.append(f"inline constexpr unsigned char bytes[{len(data)}] = {{{', '.join(str(b) for b in data)}}};")
+
+
+MODULES = {
+    "tensors": module_tensors,
+    "linear": module_linear,
+    "layer_norm": module_layer_norm,
+    "embedding": module_embedding,
+    "multihead_attention": module_multihead_attention,
+    "encoder_layer": module_layer,
+    "decoder_layer": module_layer,
+}
+
+
+def clang_format(text):
+    """Formats with cxmat's .clang-format when clang-format is installed (the header is valid either way)."""
+    exe = shutil.which("clang-format") or shutil.which("clang-format-19") or shutil.which("clang-format-14")
+    style = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".clang-format")
+    if not exe or not os.path.exists(style):
+        return text
+    result = subprocess.run([exe, f"--style=file:{style}", "--assume-filename=out.hpp"], input=text,
+                            capture_output=True, text=True, check=False)
+    return result.stdout if result.returncode == 0 and result.stdout else text
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("file")
+    parser.add_argument("--module", required=True, choices=list(MODULES) + ["bytes"])
+    parser.add_argument("--heads", type=int)
+    parser.add_argument("--activation", choices=["relu", "gelu"], default="relu")
+    parser.add_argument("--norm-first", action="store_true")
+    parser.add_argument("--eps", type=float, default=1e-5)
+    parser.add_argument("--prefix", default="")
+    parser.add_argument("--name", required=True)
+    parser.add_argument("--dims", help="namespace of the dimension names (default: NAME_dims); headers that "
+                        "share it share d_model etc., so one's output fits another's input")
+    parser.add_argument("--type", choices=["float", "double"], default="float")
+    parser.add_argument("-o", "--output", required=True)
+    args = parser.parse_args(argv)
+    args.command_line = ["cxmat_import.py"] + [os.path.basename(a) if os.sep in a else a for a in argv]
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", args.name):
+        parser.error(f"--name {args.name!r} is not a C++ identifier")
+    args.dims = args.dims or f"{args.name}_dims"
+    try:
+        h = Header(args, args.file)
+        if args.module == "bytes":
+            module_bytes(h, args.file, args)
+        else:
+            tensors = select(read_file(args.file), args.prefix)
+            MODULES[args.module](h, tensors, args)
+        text = clang_format(h.text())
+    except ImportError_ as e:
+        print(f"cxmat_import: {e}", file=sys.stderr)
+        return 1
+    with open(args.output, "w") as f:
+        f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
