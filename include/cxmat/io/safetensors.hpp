@@ -304,8 +304,9 @@ inline constexpr bool is_metadata(const char* name) noexcept {
   return key[i] == '\0' && name[i] == '\0';
 }
 
-inline constexpr std::size_t little_endian(const unsigned char* p, std::size_t count) noexcept {
-  std::size_t value = 0;
+// 64 bits on every target (std::size_t is 32 bits on a Cortex-M).
+inline constexpr std::uint64_t little_endian(const unsigned char* p, std::size_t count) noexcept {
+  std::uint64_t value = 0;
   for (std::size_t i = count; i > 0; --i) value = (value << 8U) | p[i - 1];
   return value;
 }
@@ -315,7 +316,7 @@ inline constexpr std::size_t dtype_size(dtype t) noexcept { return t == dtype::F
 // Element i of a tensor's data, widened exactly to double (float16 and bfloat16 through float).
 inline constexpr double element(const unsigned char* data, dtype t, std::size_t i) noexcept {
   const unsigned char* p = data + i * dtype_size(t);
-  if (t == dtype::F64) return std::bit_cast<double>(static_cast<std::uint64_t>(little_endian(p, 8)));
+  if (t == dtype::F64) return std::bit_cast<double>(little_endian(p, 8));
   if (t == dtype::F32) return std::bit_cast<float>(static_cast<std::uint32_t>(little_endian(p, 4)));
   const auto half = static_cast<std::uint32_t>(little_endian(p, 2));
   if (t == dtype::BF16) return std::bit_cast<float>(half << 16U);
@@ -353,9 +354,10 @@ constexpr tensor_entry find_entry(const unsigned char (&bytes)[N], const char* n
   tensor_entry entry{};
   error::check_valid(N >= 8, N);
   if (N < 8) return entry;
-  const std::size_t header_length = detail::little_endian(bytes, 8);
-  error::check_valid(header_length <= N - 8, 8);
-  if (header_length > N - 8) return entry;
+  const std::uint64_t length_in_file = detail::little_endian(bytes, 8);
+  error::check_valid(length_in_file <= N - 8, 8);
+  if (length_in_file > N - 8) return entry;
+  const auto header_length = static_cast<std::size_t>(length_in_file);
   detail::header_reader in{bytes, 8, 8 + header_length};
   in.expect('{');
   if (!in.take('}')) {
