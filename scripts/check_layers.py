@@ -7,6 +7,7 @@ Layers, bottom first (CONTRIBUTING.md draws them):
   kernels    array kernels, constant-evaluation and run-time paths (math)
   ops        arithmetic, blocks, softmax, compare            (core, kernels)
   attention  every attention form and its options            (ops and below)
+  transformer norms, feed-forward, embeddings, encoder/decoder layers (attention and below)
   quantized  int8 arithmetic and attention                   (ops and below)
   io         shape text, printing, traces, heatmaps          (everything below)
 A folder's umbrella header (cxmat/ops.hpp for ops/) is in that folder's layer; cxmat/cxmat.hpp
@@ -17,7 +18,7 @@ import pathlib
 import re
 import sys
 
-LAYERS = ["core", "math", "kernels", "ops", "attention", "quantized", "io"]
+LAYERS = ["core", "math", "kernels", "ops", "attention", "transformer", "quantized", "io"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 TOP = len(LAYERS)
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](cxmat/[^>"]+)[>"]', re.M)

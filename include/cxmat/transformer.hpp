@@ -1,0 +1,15 @@
+// The transformer layer: activations, norms, linear maps and feed-forward networks, token
+// embeddings and logits, and the encoder and decoder layers (with their stacks) built on the
+// attention layer, each on matrices and batches, constexpr and at run time.
+#pragma once
+
+// The rules first: a shape error's note then names the shortest include chain.
+#include <cxmat/transformer/rules.hpp>
+
+#include <cxmat/transformer/activations.hpp>
+#include <cxmat/transformer/embedding.hpp>
+#include <cxmat/transformer/layers.hpp>
+#include <cxmat/transformer/linear.hpp>
+#include <cxmat/transformer/norms.hpp>
+// Positional encodings (sinusoidal, learned) and rotary embeddings:
+// #include <cxmat/transformer/positions.hpp>

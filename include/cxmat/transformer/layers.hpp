@@ -1,0 +1,406 @@
+// Transformer layers as values, called like PyTorch modules: attention_module
+// (nn.MultiheadAttention), encoder_layer and decoder_layer (nn.TransformerEncoderLayer,
+// nn.TransformerDecoderLayer, in evaluation mode: no dropout), and their stacks
+// transformer_encoder / transformer_decoder (nn.TransformerEncoder / Decoder) with a final norm.
+// Each holds its weights in the library's orientation (d_in x d_out; PyTorch's weights are
+// their transposes) and its sizes in its type; a layer's attention is the attention layer's
+// multi_head_attention / cross_attention, and its options (mask, key_padding, causal, ...) go
+// to the self-attention. Masks keep cxmat's polarity: true = may attend, a real token (the
+// opposite of nn.MultiheadAttention's boolean masks).
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include <cxmat/attention/batched.hpp>
+#include <cxmat/attention/grouped.hpp>
+#include <cxmat/attention/multi_head.hpp>
+#include <cxmat/attention/options.hpp>
+#include <cxmat/attention/rules.hpp>
+#include <cxmat/core/batch.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/core/shape_rules.hpp>
+#include <cxmat/ops/arithmetic.hpp>
+#include <cxmat/transformer/activations.hpp>
+#include <cxmat/transformer/linear.hpp>
+#include <cxmat/transformer/norms.hpp>
+#include <cxmat/transformer/rules.hpp>
+
+namespace cxmat {
+
+/// An attention option for a decoder layer's cross-attention over the memory (the self-attention
+/// takes the options given plainly): `layer(x, memory, causal, on_memory(key_padding(keep)))` is
+/// PyTorch's tgt_is_causal with memory_key_padding_mask (inverted: true = a real token).
+template <class O>
+struct memory_option {
+  using option_type = O;
+  O option;
+};
+
+/// Wraps an attention option for a decoder layer's cross-attention.
+template <AttentionOption O>
+constexpr memory_option<O> on_memory(const O& option) noexcept {
+  return {option};
+}
+
+namespace detail {
+
+template <class O>
+inline constexpr bool is_memory_option_v = false;
+template <class O>
+inline constexpr bool is_memory_option_v<memory_option<O>> = true;
+
+// A batched decoder gives item b the item option of a wrapped batch option too.
+template <class O>
+struct item_option_of<memory_option<O>> {
+  using type = memory_option<item_option_t<O>>;
+};
+template <class O>
+constexpr memory_option<item_option_t<O>> item_option(const memory_option<O>& o, std::size_t item) noexcept {
+  return {item_option(o.option, item)};
+}
+template <class O, auto B>
+inline constexpr bool option_fits_batch<memory_option<O>, B> = option_fits_batch<O, B>;
+
+template <class... T>
+struct type_list {};
+
+// Which options of a decoder call an attention takes: the self-attention the plain ones, the
+// cross-attention the wrapped ones, unwrapped.
+struct self_side {
+  template <class O>
+  static constexpr bool keeps = !is_memory_option_v<O>;
+  template <class O>
+  using type = O;
+  template <class O>
+  static constexpr const O& get(const O& option) noexcept {
+    return option;
+  }
+};
+struct memory_side {
+  template <class O>
+  static constexpr bool keeps = is_memory_option_v<O>;
+  template <class O>
+  using type = typename O::option_type;
+  template <class O>
+  static constexpr const auto& get(const O& option) noexcept {
+    return option.option;
+  }
+};
+
+template <bool Keep, class Side, class List, class O>
+struct append_kept {
+  using type = List;
+};
+template <class Side, class... K, class O>
+struct append_kept<true, Side, type_list<K...>, O> {
+  using type = type_list<K..., typename Side::template type<O>>;
+};
+
+// The options of O... that Side keeps, as a type_list.
+template <class Side, class List, class... O>
+struct kept_options {
+  using type = List;
+};
+template <class Side, class List, class O, class... Rest>
+struct kept_options<Side, List, O, Rest...>
+    : kept_options<Side, typename append_kept<Side::template keeps<O>, Side, List, O>::type, Rest...> {};
+template <class Side, class... O>
+using kept_options_t = typename kept_options<Side, type_list<>, O...>::type;
+
+// f(the options Side keeps...), in their order.
+template <class Side, class... Kept>
+struct pass_options {
+  template <class F>
+  static constexpr auto call(const F& f, const Kept&... kept) noexcept {
+    return f(kept...);
+  }
+  template <class F, class First, class... Rest>
+  static constexpr auto call(const F& f, const Kept&... kept, const First& first, const Rest&... rest) noexcept {
+    if constexpr (Side::template keeps<First>) {
+      return pass_options<Side, Kept..., typename Side::template type<First>>::call(f, kept..., Side::get(first),
+                                                                                    rest...);
+    } else {
+      return pass_options<Side, Kept...>::call(f, kept..., rest...);
+    }
+  }
+};
+
+// The projection biases a layer's attention passes as options.
+template <class T, auto D>
+using layer_biases = type_list<projection_bias<projection::query, T, D>, projection_bias<projection::key, T, D>,
+                               projection_bias<projection::value, T, D>, projection_bias<projection::output, T, D>>;
+
+template <std::size_t H, class Y, class W, class Biases, class Options>
+struct self_attention_rules;
+template <std::size_t H, class Y, class W, class... B, class... O>
+struct self_attention_rules<H, Y, W, type_list<B...>, type_list<O...>> {
+  using type = rules_of::multi_head_attention_wo<H, Y, W, W, W, W, O..., B...>;
+};
+template <std::size_t H, class Y, class Mem, class W, class Biases, class Options>
+struct cross_attention_rules;
+template <std::size_t H, class Y, class Mem, class W, class... B, class... O>
+struct cross_attention_rules<H, Y, Mem, W, type_list<B...>, type_list<O...>> {
+  using type = rules_of::grouped_query_attention_wo<H, H, Y, Mem, W, W, W, W, O..., B...>;
+};
+
+}  // namespace detail
+
+/// An option a decoder layer takes: an attention option (self-attention) or on_memory(option).
+template <class O>
+concept DecoderOption = AttentionOption<O> || detail::is_memory_option_v<std::remove_cvref_t<O>>;
+
+namespace rules_of {
+// layer(x, opts...) of an encoder layer of element type T, width DModel, H heads.
+template <class T, auto DModel, std::size_t H, class X, class... O>
+using encoder_layer = detail::join_t<
+    transformer_layer_input<T, DModel, X>, transformer_layer_type<H, DModel>,
+    typename detail::self_attention_rules<H, matrix<T, detail::rows_of<X>, DModel>, matrix<T, DModel, DModel>,
+                                          detail::layer_biases<T, DModel>, detail::type_list<O...>>::type>;
+template <class T, auto DModel, std::size_t H, class X, class... O>
+using batch_encoder_layer =
+    detail::join_t<batch_options<X, O...>, encoder_layer<T, DModel, H, detail::item_t<X>, detail::item_option_t<O>...>>;
+
+// layer(x, memory, opts...) of a decoder layer.
+template <class T, auto DModel, std::size_t H, class X, class M, class... O>
+using decoder_layer = detail::join_t<
+    transformer_layer_input<T, DModel, X>,
+    detail::rule_list<rule::layer_element<T, detail::element_of<M>>, rule::memory_width<detail::cols_of<M>, DModel>>,
+    transformer_layer_type<H, DModel>,
+    typename detail::self_attention_rules<H, matrix<T, detail::rows_of<X>, DModel>, matrix<T, DModel, DModel>,
+                                          detail::layer_biases<T, DModel>,
+                                          detail::kept_options_t<detail::self_side, O...>>::type,
+    typename detail::cross_attention_rules<
+        H, matrix<T, detail::rows_of<X>, DModel>, matrix<T, detail::rows_of<M>, DModel>, matrix<T, DModel, DModel>,
+        detail::layer_biases<T, DModel>, detail::kept_options_t<detail::memory_side, O...>>::type>;
+template <class T, auto DModel, std::size_t H, class X, class M, class... O>
+using batch_decoder_layer =
+    detail::join_t<batches<X, M>, batch_options<X, O...>,
+                   decoder_layer<T, DModel, H, detail::item_t<X>, detail::item_t<M>, detail::item_option_t<O>...>>;
+}  // namespace rules_of
+
+/// nn.MultiheadAttention(D, H) (bias=True, kdim = vdim = D) as a value. From PyTorch:
+/// w_q, w_k, w_v = the three D-row blocks of in_proj_weight, each transposed; b_q, b_k, b_v = the
+/// blocks of in_proj_bias; w_o = out_proj.weight transposed; b_o = out_proj.bias.
+/// `attn(x, opts...)` is self-attention, `attn(x, memory, opts...)` cross-attention (queries from
+/// x, keys and values from memory); matrices or batches; H must divide D.
+template <class T, extent D, std::size_t H>
+struct attention_module {
+  static_assert(detail::check_rules<rules_of::transformer_layer_type<H, D>>());
+
+  matrix<T, D, D> w_q, w_k, w_v;
+  matrix<T, 1, D> b_q, b_k, b_v;
+  matrix<T, D, D> w_o;
+  matrix<T, 1, D> b_o;
+
+  /// Self-attention: multi_head_attention<H>(x, w_q, w_k, w_v, w_o, with the biases, opts...).
+  template <class X, AttentionOption... O>
+  constexpr auto operator()(const X& x, const O&... opts) const noexcept
+      -> decltype(multi_head_attention<H>(x, w_q, w_k, w_v, w_o, query_bias(b_q), key_bias(b_k), value_bias(b_v),
+                                          output_bias(b_o), opts...)) {
+    return multi_head_attention<H>(x, w_q, w_k, w_v, w_o, query_bias(b_q), key_bias(b_k), value_bias(b_v),
+                                   output_bias(b_o), opts...);
+  }
+
+  /// Cross-attention: cross_attention<H>(x, memory, w_q, w_k, w_v, w_o, with the biases, opts...).
+  template <class X, class M, AttentionOption... O>
+  requires(Matrix<M> || Batch<M>) constexpr auto operator()(const X& x, const M& memory,
+                                                            const O&... opts) const noexcept
+      -> decltype(cross_attention<H>(x, memory, w_q, w_k, w_v, w_o, query_bias(b_q), key_bias(b_k), value_bias(b_v),
+                                     output_bias(b_o), opts...)) {
+    return cross_attention<H>(x, memory, w_q, w_k, w_v, w_o, query_bias(b_q), key_bias(b_k), value_bias(b_v),
+                              output_bias(b_o), opts...);
+  }
+};
+
+/// nn.TransformerEncoderLayer(d_model = DModel, nhead = H, dim_feedforward = DFF, activation =
+/// Act, norm_first = NormFirst) in evaluation mode, as a value. layer_norm_eps is norm1.eps and
+/// norm2.eps (default 1e-5). `layer(x, opts...)` maps x (n x DModel, or a batch B x n x DModel)
+/// to the same shape:
+///   post-norm: x = norm1(x + self_attn(x, opts...)); x = norm2(x + ff(x))
+///   pre-norm:  x = x + self_attn(norm1(x), opts...); x = x + ff(norm2(x))
+/// with ff(x) = linear2(Act(linear1(x))). The options (causal, key_padding(keep), mask(allowed),
+/// batch_key_padding(keep) for a batch, ...) go to the self-attention.
+template <class T, extent DModel, std::size_t H, extent DFF, activation Act = activation::relu, bool NormFirst = false>
+struct encoder_layer {
+  static_assert(detail::check_rules<rules_of::transformer_layer_type<H, DModel>>());
+  using value_type = T;
+  static constexpr auto d_model = DModel;
+  static constexpr auto d_ff = DFF;
+  static constexpr std::size_t heads = H;
+  static constexpr activation activation_function = Act;
+  static constexpr bool norm_first = NormFirst;
+
+  attention_module<T, DModel, H> self_attn;
+  linear_module<T, DModel, DFF> linear1;
+  linear_module<T, DFF, DModel> linear2;
+  layer_norm_module<T, DModel> norm1;
+  layer_norm_module<T, DModel> norm2;
+
+  /// The layer on one sequence x (n x DModel): n x DModel.
+  template <Matrix X, AttentionOption... O>
+  requires rules_hold<rules_of::encoder_layer<T, DModel, H, X, O...>>
+  constexpr matrix<T, detail::rows_of<X>, DModel> operator()(const X& x, const O&... opts) const noexcept {
+    constexpr auto n = detail::rows_of<X>;
+    matrix<T, n, DModel> h = with_dims<n, DModel>(x);
+    if constexpr (NormFirst) {
+      h = h + self_attn(norm1(h), opts...);
+      h = h + feed_forward(norm2(h));
+    } else {
+      h = norm1(h + self_attn(h, opts...));
+      h = norm2(h + feed_forward(h));
+    }
+    return h;
+  }
+  /// Shape error of layer(x, opts...): x's width or element type, or an option that does not fit.
+  template <Matrix X, AttentionOption... O>
+  decltype(detail::first_failure<rules_of::encoder_layer<T, DModel, H, X, O...>>::error()) operator()(
+      const X& x, const O&... opts) const noexcept;
+
+  /// The layer on every item of a batch x (B x n x DModel); batch_key_padding(keep) gives item b
+  /// the key padding of row b.
+  template <Batch X, AttentionOption... O>
+  requires rules_hold<rules_of::batch_encoder_layer<T, DModel, H, X, O...>>
+  constexpr batch<T, X::batch_extent, X::row_extent, DModel> operator()(const X& x, const O&... opts) const noexcept {
+    batch<T, X::batch_extent, X::row_extent, DModel> out{};
+    for (std::size_t b = 0; b < X::count; ++b) out.items[b] = (*this)(x.items[b], detail::item_option(opts, b)...);
+    return out;
+  }
+  /// Shape error of the batched layer(x, opts...).
+  template <Batch X, AttentionOption... O>
+  decltype(detail::first_failure<rules_of::batch_encoder_layer<T, DModel, H, X, O...>>::error()) operator()(
+      const X& x, const O&... opts) const noexcept;
+
+  /// linear2(Act(linear1(x))).
+  template <extent N>
+  constexpr matrix<T, N, DModel> feed_forward(const matrix<T, N, DModel>& x) const noexcept {
+    return detail::feed_forward_of<Act>(x, linear1.weight, linear1.bias, linear2.weight, linear2.bias);
+  }
+};
+
+/// nn.TransformerDecoderLayer(d_model = DModel, nhead = H, dim_feedforward = DFF, activation =
+/// Act, norm_first = NormFirst) in evaluation mode, as a value. `layer(x, memory, opts...)` maps
+/// x (n x DModel) with the memory (S x DModel, the encoder's output), or batches of both, to x's
+/// shape:
+///   post-norm: x = norm1(x + self_attn(x)); x = norm2(x + multihead_attn(x, memory)); x = norm3(x + ff(x))
+///   pre-norm:  x = x + self_attn(norm1(x)); x = x + multihead_attn(norm2(x), memory); x = x + ff(norm3(x))
+/// Plain options go to the self-attention (pass cxmat::causal for PyTorch's causal tgt_mask),
+/// options wrapped in on_memory(...) to the cross-attention.
+template <class T, extent DModel, std::size_t H, extent DFF, activation Act = activation::relu, bool NormFirst = false>
+struct decoder_layer {
+  static_assert(detail::check_rules<rules_of::transformer_layer_type<H, DModel>>());
+  using value_type = T;
+  static constexpr auto d_model = DModel;
+  static constexpr auto d_ff = DFF;
+  static constexpr std::size_t heads = H;
+  static constexpr activation activation_function = Act;
+  static constexpr bool norm_first = NormFirst;
+
+  attention_module<T, DModel, H> self_attn;
+  attention_module<T, DModel, H> multihead_attn;
+  linear_module<T, DModel, DFF> linear1;
+  linear_module<T, DFF, DModel> linear2;
+  layer_norm_module<T, DModel> norm1;
+  layer_norm_module<T, DModel> norm2;
+  layer_norm_module<T, DModel> norm3;
+
+  /// The layer on one sequence x (n x DModel) and its memory (S x DModel): n x DModel.
+  template <Matrix X, Matrix M, DecoderOption... O>
+  requires rules_hold<rules_of::decoder_layer<T, DModel, H, X, M, O...>>
+  constexpr matrix<T, detail::rows_of<X>, DModel> operator()(const X& x, const M& memory,
+                                                             const O&... opts) const noexcept {
+    constexpr auto n = detail::rows_of<X>;
+    using Y = matrix<T, n, DModel>;
+    const matrix<T, detail::rows_of<M>, DModel> mem = with_dims<detail::rows_of<M>, DModel>(memory);
+    const auto self = [&](const Y& in) {
+      return detail::pass_options<detail::self_side>::call([&](const auto&... o) { return self_attn(in, o...); },
+                                                           opts...);
+    };
+    const auto cross = [&](const Y& in) {
+      return detail::pass_options<detail::memory_side>::call(
+          [&](const auto&... o) { return multihead_attn(in, mem, o...); }, opts...);
+    };
+    Y h = with_dims<n, DModel>(x);
+    if constexpr (NormFirst) {
+      h = h + self(norm1(h));
+      h = h + cross(norm2(h));
+      h = h + feed_forward(norm3(h));
+    } else {
+      h = norm1(h + self(h));
+      h = norm2(h + cross(h));
+      h = norm3(h + feed_forward(h));
+    }
+    return h;
+  }
+  /// Shape error of layer(x, memory, opts...): x's or memory's width or element type, or an
+  /// option that does not fit its attention.
+  template <Matrix X, Matrix M, DecoderOption... O>
+  decltype(detail::first_failure<rules_of::decoder_layer<T, DModel, H, X, M, O...>>::error()) operator()(
+      const X& x, const M& memory, const O&... opts) const noexcept;
+
+  /// The layer on every item of a batch x (B x n x DModel) with its memory (B x S x DModel).
+  template <Batch X, Batch M, DecoderOption... O>
+  requires rules_hold<rules_of::batch_decoder_layer<T, DModel, H, X, M, O...>>
+  constexpr batch<T, X::batch_extent, X::row_extent, DModel> operator()(const X& x, const M& memory,
+                                                                        const O&... opts) const noexcept {
+    batch<T, X::batch_extent, X::row_extent, DModel> out{};
+    for (std::size_t b = 0; b < X::count; ++b) {
+      out.items[b] = (*this)(x.items[b], memory.items[b], detail::item_option(opts, b)...);
+    }
+    return out;
+  }
+  /// Shape error of the batched layer(x, memory, opts...).
+  template <Batch X, Batch M, DecoderOption... O>
+  decltype(detail::first_failure<rules_of::batch_decoder_layer<T, DModel, H, X, M, O...>>::error()) operator()(
+      const X& x, const M& memory, const O&... opts) const noexcept;
+
+  /// linear2(Act(linear1(x))).
+  template <extent N>
+  constexpr matrix<T, N, DModel> feed_forward(const matrix<T, N, DModel>& x) const noexcept {
+    return detail::feed_forward_of<Act>(x, linear1.weight, linear1.bias, linear2.weight, linear2.bias);
+  }
+};
+
+/// The final norm of a stack built without one (FinalNorm = false).
+struct no_norm {};
+
+/// nn.TransformerEncoder(layer, N, norm): N layers of one type, each with its own weights, then
+/// the final layer norm (when FinalNorm). `enc(x, opts...)` passes the options to every layer.
+template <class Layer, std::size_t N, bool FinalNorm = true>
+struct transformer_encoder {
+  static_assert(N > 0, "transformer_encoder<Layer, N>: N must be at least 1");
+  using value_type = typename Layer::value_type;
+
+  Layer layers[N];
+  std::conditional_t<FinalNorm, layer_norm_module<value_type, Layer::d_model>, no_norm> norm;
+
+  template <class X, class... O>
+  constexpr auto operator()(const X& x, const O&... opts) const noexcept -> decltype(layers[0](x, opts...)) {
+    auto h = layers[0](x, opts...);
+    for (std::size_t i = 1; i < N; ++i) h = layers[i](h, opts...);
+    if constexpr (FinalNorm) h = norm(h);
+    return h;
+  }
+};
+
+/// nn.TransformerDecoder(layer, N, norm): N decoder layers over one memory, then the final norm.
+/// `dec(x, memory, opts...)` passes the options to every layer.
+template <class Layer, std::size_t N, bool FinalNorm = true>
+struct transformer_decoder {
+  static_assert(N > 0, "transformer_decoder<Layer, N>: N must be at least 1");
+  using value_type = typename Layer::value_type;
+
+  Layer layers[N];
+  std::conditional_t<FinalNorm, layer_norm_module<value_type, Layer::d_model>, no_norm> norm;
+
+  template <class X, class M, class... O>
+  constexpr auto operator()(const X& x, const M& memory, const O&... opts) const noexcept
+      -> decltype(layers[0](x, memory, opts...)) {
+    auto h = layers[0](x, memory, opts...);
+    for (std::size_t i = 1; i < N; ++i) h = layers[i](h, memory, opts...);
+    if constexpr (FinalNorm) h = norm(h);
+    return h;
+  }
+};
+
+}  // namespace cxmat
