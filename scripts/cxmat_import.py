@@ -18,7 +18,10 @@ MODULE says what the tensors are (PyTorch's state_dict keys, after KEY_PREFIX):
   embedding            nn.Embedding: weight (num_embeddings x embedding_dim)
   multihead_attention  nn.MultiheadAttention: in_proj_weight (3E x E), in_proj_bias,
                        out_proj.weight, out_proj.bias
-  encoder_layer, decoder_layer  nn.TransformerEncoderLayer / DecoderLayer (not yet: refused)
+  encoder_layer        nn.TransformerEncoderLayer: self_attn.*, linear1.*, linear2.*, norm1.*, norm2.*
+  decoder_layer        nn.TransformerDecoderLayer: also multihead_attn.* and norm3.*
+                       (--activation, --eps and --norm-first as the layer was made: a state_dict
+                       does not record them)
   bytes                the file's bytes as a constexpr array, for cxmat/io/safetensors.hpp
 
 PyTorch's conventions are converted here, once: an out x in weight becomes the in x out matrix
@@ -479,111 +482,167 @@ def module_tensors(h, tensors, args):
         raise ImportError_(f"two keys become the same C++ name '{dup}'")
 
 
-def module_multihead_attention(h, tensors, args):
-    p = args.prefix
-    has_bias = "in_proj_bias" in tensors or "out_proj.bias" in tensors
-    required = ["in_proj_weight", "out_proj.weight"] + (["in_proj_bias", "out_proj.bias"] if has_bias else [])
-    text = "nn.MultiheadAttention" + ("" if has_bias else "(bias=False)")
-    if "q_proj_weight" in tensors:
-        raise ImportError_(f"tensor '{p}q_proj_weight': separate q/k/v projections (kdim, vdim) are not supported "
-                           "yet; only the packed in_proj_weight")
-    check_keys(tensors, required, [], text, p)
-    w_in = as_float64(p + "in_proj_weight", *tensors["in_proj_weight"])
+def attention_weights(h, tensors, args, key, ident, heads, bias_required):
+    """The matrices of one nn.MultiheadAttention (keys `key`in_proj_weight, ...), written as
+    `ident`w_q, ...; returns (E, has_bias, idents in attention_module's order)."""
+    p = args.prefix + key
+    text = f"nn.MultiheadAttention ('{p}in_proj_weight', ...)" if key else "nn.MultiheadAttention"
+    if key + "q_proj_weight" in tensors:
+        raise ImportError_(f"tensor '{p}q_proj_weight': separate q/k/v projections (kdim, vdim other than "
+                           "embed_dim) are not supported; only the packed in_proj_weight")
+    if key + "in_proj_weight" not in tensors:
+        raise ImportError_(f"tensor '{p}in_proj_weight': missing key ({text})")
+    w_in = as_float64(p + "in_proj_weight", *tensors[key + "in_proj_weight"])
     if w_in.ndim != 2 or w_in.shape[0] != 3 * w_in.shape[1]:
         raise ImportError_(f"tensor '{p}in_proj_weight': shape {list(w_in.shape)} does not fit {text}: expected "
                            "[3*embed_dim, embed_dim]")
     e = w_in.shape[1]
-    if args.heads is None:
-        raise ImportError_("--heads H is needed for multihead_attention (a state_dict does not record it)")
-    if args.heads < 1 or e % args.heads:
-        raise ImportError_(f"tensor '{p}in_proj_weight': {args.heads} heads do not divide embed_dim {e}")
-    check_shape("out_proj.weight", tensors["out_proj.weight"][0], (e, e), f"{text} with embed_dim {e}", p)
-    if has_bias:
-        check_shape("in_proj_bias", tensors["in_proj_bias"][0], (3 * e,), f"{text} with embed_dim {e}", p)
-        check_shape("out_proj.bias", tensors["out_proj.bias"][0], (e,), f"{text} with embed_dim {e}", p)
-    w_out = as_float64(p + "out_proj.weight", *tensors["out_proj.weight"])
+    if heads is None:
+        raise ImportError_(f"--heads H is needed for --module {args.module} (a state_dict does not record it)")
+    if heads < 1 or e % heads:
+        raise ImportError_(f"tensor '{p}in_proj_weight': {heads} heads do not divide embed_dim {e}")
+    has_bias = bias_required or (key + "in_proj_bias") in tensors or (key + "out_proj.bias") in tensors
+    for k in ["out_proj.weight"] + (["in_proj_bias", "out_proj.bias"] if has_bias else []):
+        if key + k not in tensors:
+            raise ImportError_(f"tensor '{p}{k}': missing key ({text} with embed_dim {e})")
+    check_shape(key + "out_proj.weight", tensors[key + "out_proj.weight"][0], (e, e), f"{text} with embed_dim {e}",
+                args.prefix)
+    w_out = as_float64(p + "out_proj.weight", *tensors[key + "out_proj.weight"])
     d = h.dim("d_model", e)
-    H = args.heads
-    h.includes |= {"cxmat/attention/multi_head.hpp", "cxmat/attention/grouped.hpp", "cxmat/attention/options.hpp"}
-    names = ["W_q", "W_k", "W_v"]
-    for i, name in enumerate(names):
-        h.matrix(name, d, d, w_in[i * e:(i + 1) * e].T,
-                 f"{name} = state_dict['{p}in_proj_weight'][{i * e}:{(i + 1) * e}]ᵀ (rows {i * e}..{(i + 1) * e - 1})")
-    h.matrix("W_o", d, d, w_out.T, f"W_o = state_dict['{p}out_proj.weight']ᵀ")
-    bias_args = ""
+    names = {}
+    for i, name in enumerate(["w_q", "w_k", "w_v"]):
+        names[name] = ident + name
+        h.matrix(ident + name, d, d, w_in[i * e:(i + 1) * e].T,
+                 f"state_dict['{p}in_proj_weight'][{i * e}:{(i + 1) * e}]ᵀ (rows {i * e} to {(i + 1) * e - 1}, transposed)")
+    names["w_o"] = ident + "w_o"
+    h.matrix(ident + "w_o", d, d, w_out.T, f"state_dict['{p}out_proj.weight']ᵀ")
     if has_bias:
-        b_in = as_float64(p + "in_proj_bias", *tensors["in_proj_bias"])
-        b_out = as_float64(p + "out_proj.bias", *tensors["out_proj.bias"])
+        check_shape(key + "in_proj_bias", tensors[key + "in_proj_bias"][0], (3 * e,), f"{text} with embed_dim {e}",
+                    args.prefix)
+        check_shape(key + "out_proj.bias", tensors[key + "out_proj.bias"][0], (e,), f"{text} with embed_dim {e}",
+                    args.prefix)
+        b_in = as_float64(p + "in_proj_bias", *tensors[key + "in_proj_bias"])
         for i, name in enumerate(["b_q", "b_k", "b_v"]):
-            h.matrix(name, 1, d, b_in[i * e:(i + 1) * e].reshape(1, e),
-                     f"{name} = state_dict['{p}in_proj_bias'][{i * e}:{(i + 1) * e}]")
-        h.matrix("b_o", 1, d, b_out.reshape(1, e), f"b_o = state_dict['{p}out_proj.bias']")
-        bias_args = (", cxmat::query_bias(b_q), cxmat::key_bias(b_k), cxmat::value_bias(b_v), "
-                     "cxmat::output_bias(b_o)")
-    w = f"{args.name}_weights"
-    bias_args = bias_args.replace("(b_", f"({w}::b_")
-    ws = f"{w}::W_q, {w}::W_k, {w}::W_v, {w}::W_o"
+            names[name] = ident + name
+            h.matrix(ident + name, 1, d, b_in[i * e:(i + 1) * e].reshape(1, e),
+                     f"state_dict['{p}in_proj_bias'][{i * e}:{(i + 1) * e}]")
+        names["b_o"] = ident + "b_o"
+        h.matrix(ident + "b_o", 1, d, as_float64(p + "out_proj.bias", *tensors[key + "out_proj.bias"]).reshape(1, e),
+                 f"state_dict['{p}out_proj.bias']")
+    w = f"{args.name}_weights::"
+    order = ["w_q", "w_k", "w_v", "b_q", "b_k", "b_v", "w_o", "b_o"] if has_bias else ["w_q", "w_k", "w_v", "w_o"]
+    return e, has_bias, [w + names[n] for n in order]
+
+
+def attention_keys(key, has_bias=True):
+    return [key + k for k in ["in_proj_weight", "out_proj.weight"] + (["in_proj_bias", "out_proj.bias"]
+                                                                       if has_bias else [])]
+
+
+def module_multihead_attention(h, tensors, args):
+    e, has_bias, idents = attention_weights(h, tensors, args, "", "", args.heads, False)
+    check_keys(tensors, attention_keys("", has_bias), [], "nn.MultiheadAttention" + ("" if has_bias else "(bias=False)"),
+               args.prefix)
+    H = args.heads
+    h.includes |= {"cxmat/attention/multi_head.hpp", "cxmat/attention/grouped.hpp", "cxmat/attention/options.hpp",
+                   "cstddef"}
+    if has_bias:
+        wq, wk, wv, bq, bk, bv, wo, bo = idents
+        ws = (f"{wq}, {wk}, {wv}, {wo}, cxmat::query_bias({bq}), cxmat::key_bias({bk}), cxmat::value_bias({bv}), "
+              f"cxmat::output_bias({bo})")
+    else:
+        ws = ", ".join(idents)
     h.after += [
-        f"/// nn.MultiheadAttention({e}, {H}{'' if has_bias else ', bias=False'}) from {os.path.basename(h.source)}: "
-        f"{args.name}(x, options...) is self-attention (PyTorch's",
-        "/// module(x, x, x)[0]), x is L x d_model; " + f"{args.name}(x_q, x_kv, options...) is cross-attention "
-        "(module(x_q, x_kv, x_kv)[0]); with_weights(...) also gives each head's weights, H x L x S.",
-        "/// Options as in cxmat's attention functions: cxmat::causal, cxmat::key_padding(keep) (true = keep, the",
-        "/// inverse of PyTorch's key_padding_mask), cxmat::mask(allowed), ...",
+        f"/// nn.MultiheadAttention({e}, {H}{'' if has_bias else ', bias=False'}) from {os.path.basename(h.source)}, "
+        "called as PyTorch's module:",
+        f"///   {args.name}(x, options...)        module(x, x, x)[0], self-attention, x is L x d_model",
+        f"///   {args.name}(x_q, x_kv, options...) module(x_q, x_kv, x_kv)[0], cross-attention",
+        f"///   {args.name}.with_weights(x, ...)  also each head's weights (H x L x S), as average_attn_weights=False",
+        "/// Options are cxmat's attention options: cxmat::causal, cxmat::key_padding(keep) (true = a real token:",
+        "/// the inverse of PyTorch's key_padding_mask), cxmat::mask(allowed) (true = may attend), ...",
         f"struct {args.name}_module {{",
         f"  static constexpr std::size_t heads = {H};",
         "  template <cxmat::Matrix X, cxmat::AttentionOption... O>",
         "  constexpr auto operator()(const X& x, const O&... options) const noexcept {",
-        f"    return cxmat::multi_head_attention<{H}>(x, {ws}{bias_args}, options...);",
+        f"    return cxmat::multi_head_attention<{H}>(x, {ws}, options...);",
         "  }",
         "  template <cxmat::Matrix Xq, cxmat::Matrix Xkv, cxmat::AttentionOption... O>",
         "  constexpr auto operator()(const Xq& x_q, const Xkv& x_kv, const O&... options) const noexcept {",
-        f"    return cxmat::cross_attention<{H}>(x_q, x_kv, {ws}{bias_args}, options...);",
+        f"    return cxmat::cross_attention<{H}>(x_q, x_kv, {ws}, options...);",
         "  }",
         "  template <cxmat::Matrix X, cxmat::AttentionOption... O>",
         "  constexpr auto with_weights(const X& x, const O&... options) const noexcept {",
-        f"    return cxmat::multi_head_attention_with_weights<{H}>(x, {ws}{bias_args}, options...);",
+        f"    return cxmat::multi_head_attention_with_weights<{H}>(x, {ws}, options...);",
         "  }",
         "};",
         f"inline constexpr {args.name}_module {args.name}{{}};",
     ]
-    h.includes.add("cstddef")
 
 
-def module_linear(h, tensors, args):
-    p = args.prefix
-    has_bias = "bias" in tensors
-    check_keys(tensors, ["weight"] + (["bias"] if has_bias else []), [], "nn.Linear", p)
-    w = as_float64(p + "weight", *tensors["weight"])
+def linear_weights(h, tensors, args, key, ident, in_name, out_name, bias_required):
+    """nn.Linear's weight (out x in) transposed and its bias; returns (in, out, weight ident, bias ident)."""
+    p = args.prefix + key
+    if key + "weight" not in tensors:
+        raise ImportError_(f"tensor '{p}weight': missing key (nn.Linear)")
+    has_bias = bias_required or (key + "bias") in tensors
+    if has_bias and key + "bias" not in tensors:
+        raise ImportError_(f"tensor '{p}bias': missing key (nn.Linear)")
+    w = as_float64(p + "weight", *tensors[key + "weight"])
     if w.ndim != 2:
         raise ImportError_(f"tensor '{p}weight': shape {list(w.shape)} does not fit nn.Linear: expected "
                            "[out_features, in_features]")
     out_f, in_f = w.shape
+    di, do = h.dim(in_name, in_f), h.dim(out_name, out_f)
+    h.matrix(ident + "weight", di, do, w.T, f"state_dict['{p}weight']ᵀ: in x out")
     if has_bias:
-        check_shape("bias", tensors["bias"][0], (out_f,), f"nn.Linear with out_features {out_f}", p)
-    di, do = h.dim("in_features", in_f), h.dim("out_features", out_f)
-    h.matrix("weight", di, do, w.T, f"state_dict['{p}weight']ᵀ: in_features x out_features")
-    if has_bias:
-        h.matrix("bias", 1, do, as_float64(p + "bias", *tensors["bias"]).reshape(1, -1), f"state_dict['{p}bias']")
-    transformer_module(h, args, f"cxmat::linear(x, {args.name}_weights::weight"
-                       + (f", {args.name}_weights::bias)" if has_bias else ")"),
-                       f"nn.Linear({in_f}, {out_f}{'' if has_bias else ', bias=False'})")
+        check_shape(key + "bias", tensors[key + "bias"][0], (out_f,), f"nn.Linear with out_features {out_f}",
+                    args.prefix)
+        h.matrix(ident + "bias", 1, do, as_float64(p + "bias", *tensors[key + "bias"]).reshape(1, -1),
+                 f"state_dict['{p}bias']")
+    else:
+        h.matrix(ident + "bias", 1, do, np.zeros((1, out_f)), f"no state_dict['{p}bias'] (bias=False): zeros")
+    return in_f, out_f, f"{args.name}_weights::{ident}weight", f"{args.name}_weights::{ident}bias", has_bias
+
+
+def norm_weights(h, tensors, args, key, ident, d_expected=None):
+    p = args.prefix + key
+    for k in ("weight", "bias"):
+        if key + k not in tensors:
+            raise ImportError_(f"tensor '{p}{k}': missing key (nn.LayerNorm)")
+    g = as_float64(p + "weight", *tensors[key + "weight"])
+    if g.ndim != 1 or (d_expected is not None and g.shape[0] != d_expected):
+        raise ImportError_(f"tensor '{p}weight': shape {list(g.shape)} does not fit nn.LayerNorm over the last "
+                           f"dimension: expected [{d_expected if d_expected is not None else 'd'}]")
+    check_shape(key + "bias", tensors[key + "bias"][0], g.shape, f"nn.LayerNorm({g.shape[0]})", args.prefix)
+    d = h.dim("d_model", g.shape[0])
+    h.matrix(ident + "weight", 1, d, g.reshape(1, -1), f"state_dict['{p}weight'] (gamma)")
+    h.matrix(ident + "bias", 1, d, as_float64(p + "bias", *tensors[key + "bias"]).reshape(1, -1),
+             f"state_dict['{p}bias'] (beta)")
+    w = f"{args.name}_weights::{ident}"
+    return g.shape[0], f"{{{w}weight, {w}bias, {c_literal(args.eps, h.ctype)}}}"
+
+
+def module_linear(h, tensors, args):
+    in_f, out_f, w, b, has_bias = linear_weights(h, tensors, args, "", "", "in_features", "out_features", False)
+    check_keys(tensors, ["weight"] + (["bias"] if has_bias else []), [], "nn.Linear", args.prefix)
+    h.includes.add("cxmat/transformer/linear.hpp")
+    d = args.dims
+    h.after += [
+        f"/// nn.Linear({in_f}, {out_f}{'' if has_bias else ', bias=False'}) from {os.path.basename(h.source)}: "
+        f"{args.name}(x) is x·W + b, x is n x {in_f}.",
+        f"inline constexpr cxmat::linear_module<{h.ctype}, {d}::in_features, {d}::out_features> {args.name}{{{w}, {b}}};",
+    ]
 
 
 def module_layer_norm(h, tensors, args):
-    p = args.prefix
-    check_keys(tensors, ["weight", "bias"], [], "nn.LayerNorm", p)
-    g = as_float64(p + "weight", *tensors["weight"])
-    if g.ndim != 1:
-        raise ImportError_(f"tensor '{p}weight': shape {list(g.shape)} does not fit nn.LayerNorm over the last "
-                           "dimension: expected [d]")
-    check_shape("bias", tensors["bias"][0], g.shape, f"nn.LayerNorm({g.shape[0]})", p)
-    d = h.dim("d_model", g.shape[0])
-    h.matrix("gamma", 1, d, g.reshape(1, -1), f"state_dict['{p}weight']")
-    h.matrix("beta", 1, d, as_float64(p + "bias", *tensors["bias"]).reshape(1, -1), f"state_dict['{p}bias']")
-    eps = c_literal(args.eps, h.ctype)
-    transformer_module(h, args, f"cxmat::layer_norm(x, {args.name}_weights::gamma, {args.name}_weights::beta, {eps})",
-                       f"nn.LayerNorm({g.shape[0]}, eps={args.eps!r})")
+    check_keys(tensors, ["weight", "bias"], [], "nn.LayerNorm", args.prefix)
+    d, init = norm_weights(h, tensors, args, "", "")
+    h.includes.add("cxmat/transformer/norms.hpp")
+    h.after += [
+        f"/// nn.LayerNorm({d}, eps={args.eps!r}) from {os.path.basename(h.source)}: {args.name}(x) normalises each "
+        "row of x (n x d_model).",
+        f"inline constexpr cxmat::layer_norm_module<{h.ctype}, {args.dims}::d_model> {args.name}{init};",
+    ]
 
 
 def module_embedding(h, tensors, args):
@@ -595,30 +654,63 @@ def module_embedding(h, tensors, args):
                            "[num_embeddings, embedding_dim]")
     v, d = h.dim("vocab", w.shape[0]), h.dim("d_model", w.shape[1])
     h.matrix("weight", v, d, w, f"state_dict['{p}weight']: num_embeddings x embedding_dim")
-    transformer_module(h, args, f"cxmat::embedding({args.name}_weights::weight, x)",
-                       f"nn.Embedding({w.shape[0]}, {w.shape[1]})")
-
-
-def transformer_module(h, args, call, what):
-    # linear, layer_norm and embedding are functions of the transformer layer (cxmat/transformer/).
-    if not os.path.exists(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "include", "cxmat",
-                                       "transformer.hpp")):
-        raise ImportError_(f"--module {args.module}: cxmat::{args.module} (the transformer layer) is not in this "
-                           "version of cxmat yet; use --module tensors")
-    h.includes.add("cxmat/transformer.hpp")
+    h.includes |= {"cxmat/transformer/embedding.hpp"}
     h.after += [
-        f"/// {what} from {os.path.basename(h.source)}: {args.name}(x) computes the module.",
+        f"/// nn.Embedding({w.shape[0]}, {w.shape[1]}) from {os.path.basename(h.source)}: {args.name}(tokens) is "
+        "the rows of the table for a row of token ids (1 x n, integers): n x d_model.",
         f"struct {args.name}_module {{",
-        "  template <class X>",
-        f"  constexpr auto operator()(const X& x) const noexcept {{ return {call}; }}",
+        "  template <class Tokens>",
+        "  constexpr auto operator()(const Tokens& tokens) const noexcept {",
+        f"    return cxmat::embedding({args.name}_weights::weight, tokens);",
+        "  }",
         "};",
         f"inline constexpr {args.name}_module {args.name}{{}};",
     ]
 
 
 def module_layer(h, tensors, args):
-    raise ImportError_(f"--module {args.module}: not supported yet (cxmat has no Transformer layer type to "
-                       "generate); use --module tensors, or multihead_attention with --prefix self_attn.")
+    decoder = args.module == "decoder_layer"
+    what = "nn.TransformerDecoderLayer" if decoder else "nn.TransformerEncoderLayer"
+    attentions = ["self_attn.", "multihead_attn."] if decoder else ["self_attn."]
+    norms = ["norm1.", "norm2.", "norm3."] if decoder else ["norm1.", "norm2."]
+    required = [k for a in attentions for k in attention_keys(a)]
+    required += ["linear1.weight", "linear1.bias", "linear2.weight", "linear2.bias"]
+    required += [n + k for n in norms for k in ("weight", "bias")]
+    check_keys(tensors, required, [], what, args.prefix)
+    groups = []
+    e = None
+    for a in attentions:
+        e_a, _, idents = attention_weights(h, tensors, args, a, a.replace(".", "_"), args.heads, True)
+        groups.append("{" + ", ".join(idents) + "}")
+        e = e_a if e is None else e
+        if e_a != e:
+            raise ImportError_(f"tensor '{args.prefix}{a}in_proj_weight': embed_dim {e_a} is not the layer's {e}")
+    in1, dff, w1, b1, _ = linear_weights(h, tensors, args, "linear1.", "linear1_", "d_model", "d_ff", True)
+    if in1 != e:
+        raise ImportError_(f"tensor '{args.prefix}linear1.weight': shape [{dff}, {in1}] does not fit {what} with "
+                           f"d_model {e}: expected [dim_feedforward, {e}]")
+    in2, out2, w2, b2, _ = linear_weights(h, tensors, args, "linear2.", "linear2_", "d_ff", "d_model", True)
+    if (in2, out2) != (dff, e):
+        raise ImportError_(f"tensor '{args.prefix}linear2.weight': shape [{out2}, {in2}] does not fit {what} with "
+                           f"d_model {e} and dim_feedforward {dff}: expected [{e}, {dff}]")
+    groups += [f"{{{w1}, {b1}}}", f"{{{w2}, {b2}}}"]
+    for n in norms:
+        groups.append(norm_weights(h, tensors, args, n, n.replace(".", "_"), e)[1])
+    h.includes.add("cxmat/transformer/layers.hpp")
+    d = args.dims
+    kind = "decoder_layer" if decoder else "encoder_layer"
+    call = (f"{args.name}(x, memory, options...): x is n x d_model, memory S x d_model (cxmat::causal for a causal "
+            "tgt_mask; cxmat::on_memory(option) for the memory's options)") if decoder else \
+        f"{args.name}(x, options...): x is n x d_model (cxmat::causal, cxmat::key_padding(keep), ...)"
+    h.after += [
+        f"/// {what}(d_model={e}, nhead={args.heads}, dim_feedforward={dff}, dropout=0, activation='{args.activation}', "
+        f"layer_norm_eps={args.eps!r}, norm_first={args.norm_first}) from {os.path.basename(h.source)}, in evaluation "
+        f"mode: {call}.",
+        f"/// The activation, eps and norm_first are not in a state_dict: they are this command's options.",
+        f"inline constexpr cxmat::{kind}<{h.ctype}, {d}::d_model, {args.heads}, {d}::d_ff, "
+        f"cxmat::activation::{args.activation}, {'true' if args.norm_first else 'false'}> {args.name}{{"
+        + ", ".join(groups) + "};",
+    ]
 
 
 def module_bytes(h, path, args):

@@ -101,6 +101,54 @@ def main():
     with torch.no_grad():
         lines.append(matrix("mha_nobias_plain", mha_nb.double()(x, x, x, need_weights=False)[0]))
 
+    # nn.Linear(8, 3) as .npz (numpy arrays of the state_dict), nn.LayerNorm(8) and nn.Embedding(10, 8)
+    # as .pt, with random (non-default) parameters.
+    import numpy as np
+    linear = torch.nn.Linear(8, 3).double()
+    np.savez(os.path.join(out, "linear.npz"), **{k: v.numpy() for k, v in linear.state_dict().items()})
+    run_importer(os.path.join(out, "linear.npz"), "--module", "linear", "--name", "lin", "--type", "double", "-o",
+                 os.path.join(out, "linear.hpp"))
+    norm = torch.nn.LayerNorm(8, eps=1e-6).double()
+    embed = torch.nn.Embedding(10, 8).double()
+    with torch.no_grad():
+        norm.weight.uniform_(0.5, 1.5)
+        norm.bias.uniform_(-0.5, 0.5)
+    torch.save(norm.state_dict(), os.path.join(out, "norm.pt"))
+    torch.save(embed.state_dict(), os.path.join(out, "embed.pt"))
+    run_importer(os.path.join(out, "norm.pt"), "--module", "layer_norm", "--eps", "1e-6", "--name", "norm",
+                 "--dims", "shared", "--type", "double", "-o", os.path.join(out, "norm.hpp"))
+    run_importer(os.path.join(out, "embed.pt"), "--module", "embedding", "--name", "embed", "--dims", "shared",
+                 "--type", "double", "-o", os.path.join(out, "embed.hpp"))
+    tokens = [3, 1, 4, 1, 5]
+    with torch.no_grad():
+        lines.append(matrix("lin_out", linear(x)))
+        lines.append(matrix("norm_out", norm(x)))
+        lines.append(matrix("embed_out", embed(torch.tensor(tokens))))
+    lines.append("inline constexpr cxmat::matrix<int, 1, 5> tokens{{{" + ", ".join(map(str, tokens)) + "}}};")
+
+    # nn.TransformerEncoderLayer (pre-norm) from a .pt and nn.TransformerDecoderLayer (relu,
+    # post-norm) from a .safetensors, with random biases and norms.
+    enc = torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, norm_first=True).double().eval()
+    dec = torch.nn.TransformerDecoderLayer(8, 4, 16, dropout=0.0).double().eval()
+    with torch.no_grad():
+        for layer in (enc, dec):
+            for name, param in layer.named_parameters():
+                if name.endswith("bias"):
+                    param.uniform_(-0.3, 0.3)
+                elif name.startswith("norm") and name.endswith("weight"):
+                    param.uniform_(0.5, 1.5)
+    torch.save(enc.state_dict(), os.path.join(out, "encoder.pt"))
+    write_safetensors(os.path.join(out, "decoder.safetensors"), dict(dec.state_dict()))
+    run_importer(os.path.join(out, "encoder.pt"), "--module", "encoder_layer", "--heads", "2",
+                 "--norm-first", "--name", "encoder", "--dims", "shared", "--type", "double", "-o",
+                 os.path.join(out, "encoder.hpp"))
+    run_importer(os.path.join(out, "decoder.safetensors"), "--module", "decoder_layer", "--heads", "4", "--name",
+                 "decoder", "--dims", "shared", "--type", "double", "-o", os.path.join(out, "decoder.hpp"))
+    with torch.no_grad():
+        lines.append(matrix("encoder_plain", enc(x)))
+        lines.append(matrix("encoder_padded", enc(x, src_key_padding_mask=padding)))
+        lines.append(matrix("decoder_causal", dec(x, x_kv, tgt_mask=causal)))
+
     # Every float dtype through the tensors module: values must arrive exactly.
     mixed = {"emb.weight": torch.randn(3, 4).to(torch.float16), "norm.bias": torch.randn(6).to(torch.bfloat16),
              "proj.weight": torch.randn(2, 3)}

@@ -7,9 +7,14 @@
 #include <cxmat/attention.hpp>
 #include <cxmat/core.hpp>
 
+#include "decoder.hpp"
+#include "embed.hpp"
+#include "encoder.hpp"
+#include "linear.hpp"
 #include "mha_nobias.hpp"
 #include "mha_pt.hpp"
 #include "mixed.hpp"
+#include "norm.hpp"
 #include "reference.hpp"
 #include "test_support/catch.hpp"
 
@@ -60,12 +65,22 @@ constexpr bool mha_matches(const X& x, const Xkv& x_kv) {
 
 static_assert(mha_matches(ref::x, ref::x_kv));
 static_assert(close(mha_nobias(ref::x), ref::mha_nobias_plain));
+static_assert(close(lin(ref::x), ref::lin_out) && close(norm(ref::x), ref::norm_out));
+static_assert(same(embed(ref::tokens), ref::embed_out));
+
+template <class X, class Xkv>
+constexpr bool layers_match(const X& x, const Xkv& memory) {
+  return close(encoder(x), ref::encoder_plain) &&
+         close(encoder(x, cxmat::key_padding(ref::keep)), ref::encoder_padded) &&
+         close(decoder(x, memory, cxmat::causal), ref::decoder_causal);
+}
+static_assert(layers_match(ref::x, ref::x_kv));
 static_assert(same(mixed_weights::emb_weight, ref::mixed_emb_weight));
 static_assert(same(mixed_weights::norm_bias, ref::mixed_norm_bias));
 static_assert(same(mixed_weights::proj_weight, ref::mixed_proj_weight));
 // The dimension names are the importer's: d_model in the namespace given by --dims.
-static_assert(decltype(mha_weights::W_q)::row_extent.size == 8);
-static_assert(std::is_same_v<decltype(mha_nobias_weights::W_o)::col_dim, cxmat::dim<8, shared::d_model_dim>>);
+static_assert(decltype(mha_weights::w_q)::row_extent.size == 8);
+static_assert(std::is_same_v<decltype(mha_nobias_weights::w_o)::col_dim, cxmat::dim<8, shared::d_model_dim>>);
 
 }  // namespace
 
@@ -74,4 +89,9 @@ TEST_CASE("modules imported from PyTorch files compute PyTorch's outputs at run 
   auto x_kv = ref::x_kv;
   CHECK(mha_matches(x, x_kv));
   CHECK(close(mha_nobias(x), ref::mha_nobias_plain));
+  CHECK(close(lin(x), ref::lin_out));
+  CHECK(close(norm(x), ref::norm_out));
+  auto tokens = ref::tokens;
+  CHECK(same(embed(tokens), ref::embed_out));
+  CHECK(layers_match(x, x_kv));
 }

@@ -93,7 +93,7 @@ MHA = ["--module", "multihead_attention", "--heads", "2"]
 
 def without_torch():
     good = safetensors("mha.safetensors", mha_tensors())
-    expect_header("safetensors, multihead_attention", good, MHA, "in_proj_weight", "W_q", "CXMAT_DIM(d_model, 8)",
+    expect_header("safetensors, multihead_attention", good, MHA, "in_proj_weight", "w_q", "CXMAT_DIM(d_model, 8)",
                   "struct m_module")
     t = mha_tensors()
     del t["out_proj.bias"]
@@ -132,7 +132,7 @@ def without_torch():
 
     # float16 and bfloat16 are widened exactly; bfloat16 1.5 is 0x3FC0.
     t = mha_tensors(dtype=np.float16, tag="F16")
-    expect_header("float16 converted", safetensors("f16.safetensors", t), MHA + ["--type", "double"], "W_q")
+    expect_header("float16 converted", safetensors("f16.safetensors", t), MHA + ["--type", "double"], "w_q")
     bf = {"w": (np.array([[0x3FC0, 0xC000]], np.uint16), "BF16")}
     expect_header("bfloat16 converted", safetensors("bf16.safetensors", bf), ["--module", "tensors", "--type", "double"],
                   "{{{1.5, -2.0}}}")
@@ -146,7 +146,7 @@ def without_torch():
     # numpy .npz
     npz = os.path.join(TMP, "mha.npz")
     np.savez(npz, **{k: v for k, (v, _) in mha_tensors(dtype=np.float64).items()})
-    expect_header("npz, multihead_attention", npz, MHA + ["--type", "double"], "W_o")
+    expect_header("npz, multihead_attention", npz, MHA + ["--type", "double"], "w_o")
     obj = os.path.join(TMP, "object.npz")
     np.savez(obj, w=np.array([{"a": 1}], dtype=object))
     expect_error("npz with an object array", obj, ["--module", "tensors"], "'w'", "refused")
@@ -175,8 +175,40 @@ def without_torch():
     with open(legacy, "wb") as f:
         f.write(pickle.dumps({"w": 1}, protocol=2))
     expect_error("a legacy (not zip) .pt", legacy, ["--module", "tensors"], "legacy")
-    expect_error("encoder_layer refused for now", good, ["--module", "encoder_layer", "--heads", "2"],
-                 "not supported yet")
+
+    # nn.TransformerEncoderLayer(8, 2, dim_feedforward=16)'s keys, made by hand.
+    def encoder(d=8, ff=16):
+        t = {"self_attn." + k: v for k, v in mha_tensors(d).items()}
+        rng = np.random.default_rng(2)
+        for name, shape in [("linear1.weight", (ff, d)), ("linear1.bias", (ff,)), ("linear2.weight", (d, ff)),
+                            ("linear2.bias", (d,)), ("norm1.weight", (d,)), ("norm1.bias", (d,)),
+                            ("norm2.weight", (d,)), ("norm2.bias", (d,))]:
+            t[name] = (rng.standard_normal(shape).astype(np.float32), "F32")
+        return t
+
+    enc = ["--module", "encoder_layer", "--heads", "2"]
+    expect_header("encoder_layer", safetensors("encoder.safetensors", encoder()), enc,
+                  "cxmat::encoder_layer<float, m_dims::d_model, 2, m_dims::d_ff, cxmat::activation::relu, false>",
+                  "state_dict['linear2.weight']ᵀ")
+    t = encoder()
+    del t["norm2.bias"]
+    expect_error("encoder_layer: missing key", safetensors("enc_missing.safetensors", t), enc, "'norm2.bias'",
+                 "missing key")
+    t = encoder()
+    t["linear2.weight"] = (np.zeros((8, 12), np.float32), "F32")
+    expect_error("encoder_layer: linear2 not fitting linear1", safetensors("enc_ff.safetensors", t), enc,
+                 "'linear2.weight'", "[8, 12]", "expected [8, 16]")
+    t = encoder()
+    t["norm1.weight"] = (np.zeros(6, np.float32), "F32")
+    expect_error("encoder_layer: norm of another width", safetensors("enc_norm.safetensors", t), enc,
+                 "'norm1.weight'", "[6]", "expected [8]")
+    expect_error("encoder_layer: heads not dividing d_model", safetensors("encoder.safetensors", encoder()),
+                 ["--module", "encoder_layer", "--heads", "3"], "'self_attn.in_proj_weight'",
+                 "3 heads do not divide embed_dim 8")
+    expect_error("a prefix no key has", safetensors("encoder.safetensors", encoder()),
+                 enc + ["--prefix", "layers.0."], "prefix 'layers.0.'")
+    expect_error("decoder_layer from an encoder's keys", safetensors("encoder.safetensors", encoder()),
+                 ["--module", "decoder_layer", "--heads", "2"], "'multihead_attn.in_proj_weight'", "missing key")
 
 
 def with_torch(torch):
@@ -219,7 +251,7 @@ def with_torch(torch):
     mha = torch.nn.MultiheadAttention(8, 2)
     mha_pt = os.path.join(TMP, "mha.pt")
     torch.save(mha.state_dict(), mha_pt)
-    expect_header("multihead_attention from a .pt, PyTorch hidden", mha_pt, MHA, "W_v", hide_torch=True)
+    expect_header("multihead_attention from a .pt, PyTorch hidden", mha_pt, MHA, "w_v", hide_torch=True)
     whole = os.path.join(TMP, "whole.pt")
     torch.save(mha, whole)
     expect_error("a .pt of a whole module (pickled classes)", whole, MHA, "refused",
