@@ -22,7 +22,8 @@ MODULE says what the tensors are (PyTorch's state_dict keys, after KEY_PREFIX):
   decoder_layer        nn.TransformerDecoderLayer: also multihead_attn.* and norm3.*
                        (--activation, --eps and --norm-first as the layer was made: a state_dict
                        does not record them)
-  bytes                the file's bytes as a constexpr array, for cxmat/io/safetensors.hpp
+  bytes                the file as .safetensors bytes in a constexpr array (a .pt or .npz
+                       converted), for cxmat/io/safetensors.hpp
 
 PyTorch's conventions are converted here, once: an out x in weight becomes the in x out matrix
 that multiplies rows from the right (x·W), in_proj_weight is split into W_q, W_k and W_v (rows
@@ -713,13 +714,45 @@ def module_layer(h, tensors, args):
     ]
 
 
+SAFETENSORS_TAGS = {name: tag for tag, (name, _) in SAFETENSORS_DTYPES.items()}
+
+
+def to_safetensors(tensors):
+    """The safetensors bytes of {key: (array, dtype)}: keys in sorted order, data little-endian."""
+    header, blobs, offset = {}, [], 0
+    for key in sorted(tensors):
+        array, dtype = tensors[key]
+        raw = np.ascontiguousarray(array).astype(np.asarray(array).dtype.newbyteorder("<")).tobytes()
+        header[key] = {"dtype": SAFETENSORS_TAGS[dtype], "shape": list(np.shape(array)),
+                       "data_offsets": [offset, offset + len(raw)]}
+        blobs.append(raw)
+        offset += len(raw)
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)  # the data starts 8-byte aligned, as safetensors writes it
+    return struct.pack("<Q", len(text)) + text + b"".join(blobs)
+
+
 def module_bytes(h, path, args):
-    if not path.lower().endswith(".safetensors"):
-        raise ImportError_(f"{path}: --module bytes writes .safetensors files (read by cxmat/io/safetensors.hpp)")
-    read_safetensors(path)  # refuse a corrupt file here rather than at compile time
-    data = open(path, "rb").read()
+    """The file as .safetensors bytes: a .safetensors file as it is, a .pt or .npz converted (every
+    tensor with its dtype), non-finite values refused as for the other modules."""
+    if path.lower().endswith(".safetensors"):
+        tensors = read_safetensors(path)  # refuse a corrupt file here rather than at compile time
+        data = open(path, "rb").read()
+    else:
+        tensors = read_file(path)
+        data = None
+    tensors = select(tensors, args.prefix)
+    if args.prefix:
+        data = None
+    for key, (array, dtype) in tensors.items():
+        if dtype in FLOAT_DTYPES:
+            as_float64(args.prefix + key, array, dtype)
+    if data is None:
+        data = to_safetensors(tensors)
     h.includes = {"cstddef"}
-    h.values.append(f"// The bytes of {os.path.basename(path)} ({len(data)} bytes), for cxmat::safetensors::load.")
+    what = os.path.basename(path) + ("" if path.lower().endswith(".safetensors") and not args.prefix
+                                     else " as .safetensors")
+    h.values.append(f"// The bytes of {what} ({len(data)} bytes), for cxmat::safetensors::load.")
     h.values.append(f"inline constexpr unsigned char bytes[{len(data)}] = {{{', '.join(str(b) for b in data)}}};")
 
 

@@ -147,6 +147,21 @@ def without_torch():
     npz = os.path.join(TMP, "mha.npz")
     np.savez(npz, **{k: v for k, (v, _) in mha_tensors(dtype=np.float64).items()})
     expect_header("npz, multihead_attention", npz, MHA + ["--type", "double"], "w_o")
+    # --module bytes converts a .npz into .safetensors bytes holding the same arrays.
+    header = expect_header("npz as .safetensors bytes", npz, ["--module", "bytes"], "inline constexpr unsigned char bytes[")
+    if header is not None:
+        import re
+        import runpy
+        numbers = re.search(r"bytes\[\d+\] = \{([^}]*)\}", header).group(1)
+        converted = os.path.join(TMP, "converted.safetensors")
+        with open(converted, "wb") as f:
+            f.write(bytes(int(b) for b in numbers.replace("\n", " ").split(",")))
+        read_back = runpy.run_path(IMPORTER)["read_safetensors"](converted)
+        original = np.load(npz)
+        if sorted(read_back) != sorted(original.files) or not all(
+                np.array_equal(read_back[k][0], original[k]) and read_back[k][0].dtype == original[k].dtype
+                for k in original.files):
+            failures.append("npz as .safetensors bytes: the arrays read back differ")
     obj = os.path.join(TMP, "object.npz")
     np.savez(obj, w=np.array([{"a": 1}], dtype=object))
     expect_error("npz with an object array", obj, ["--module", "tensors"], "'w'", "refused")
