@@ -3,7 +3,7 @@
 
     python3 scripts/cxmat_import.py FILE --module MODULE [--heads H] [--activation relu|gelu]
         [--norm-first] [--eps E] [--prefix KEY_PREFIX] [--dims NAMESPACE] --name NAME
-        [--type float|double] -o OUT.hpp
+        [--type float|double|q8 [--calibration INPUTS.npz]] -o OUT.hpp
 
 FILE is a state_dict saved with torch.save (.pt, .pth, .bin), a .safetensors file or a numpy
 .npz archive. It is read with Python's standard library and numpy only: a .pt file is a zip
@@ -252,7 +252,7 @@ def read_pt(path):
     except ImportError_:
         raise
     except (pickle.UnpicklingError, EOFError, TypeError, ValueError, AttributeError, IndexError, KeyError,
-            zipfile.BadZipFile, OSError, zlib_error()) as e:
+            zipfile.BadZipFile, OSError, RecursionError, MemoryError, zlib_error()) as e:
         raise ImportError_(f"{path}: truncated or corrupt .pt file ({type(e).__name__}: {e})") from None
     if not isinstance(obj, dict):
         raise ImportError_(f"{path}: refused: the pickle holds a {type(obj).__name__}, not a state_dict")
@@ -274,10 +274,16 @@ def read_pt(path):
     return tensors
 
 
+MAX_ELEMENTS = 1 << 26  # a header of more numbers than this would not compile anyway
+
+
 def materialize(key, t):
     (flat, name) = t.storage
     if any(s < 0 for s in t.size) or any(s < 0 for s in t.stride) or t.offset < 0:
         raise ImportError_(f"tensor '{key}': corrupt size {t.size} or stride {t.stride}")
+    if math.prod(t.size) > MAX_ELEMENTS:
+        raise ImportError_(f"tensor '{key}': {math.prod(t.size)} elements, more than a header can hold "
+                           f"({MAX_ELEMENTS})")
     if math.prod(t.size) == 0:
         return (np.zeros(t.size, dtype=flat.dtype), name)
     last = t.offset + sum((s - 1) * st for s, st in zip(t.size, t.stride))
@@ -541,6 +547,8 @@ def attention_keys(key, has_bias=True):
 
 
 def module_multihead_attention(h, tensors, args):
+    if args.type == "q8":
+        return module_multihead_attention_q8(h, tensors, args)
     e, has_bias, idents = attention_weights(h, tensors, args, "", "", args.heads, False)
     check_keys(tensors, attention_keys("", has_bias), [], "nn.MultiheadAttention" + ("" if has_bias else "(bias=False)"),
                args.prefix)
@@ -574,6 +582,59 @@ def module_multihead_attention(h, tensors, args):
         "  template <cxmat::Matrix X, cxmat::AttentionOption... O>",
         "  constexpr auto with_weights(const X& x, const O&... options) const noexcept {",
         f"    return cxmat::multi_head_attention_with_weights<{H}>(x, {ws}, options...);",
+        "  }",
+        "};",
+        f"inline constexpr {args.name}_module {args.name}{{}};",
+    ]
+
+
+def module_multihead_attention_q8(h, tensors, args):
+    """The int8 layer of cxmat::q8, calibrated by the compiler (q8::calibrate) from the float weights
+    and the representative inputs of --calibration; q8 layers have no biases, so they must be zero."""
+    if not args.calibration:
+        raise ImportError_("--type q8 needs --calibration INPUTS.npz: representative inputs, an array B x n x d_model")
+    h.ctype = "double"  # calibration reads the float weights in double
+    e, has_bias, idents = attention_weights(h, tensors, args, "", "", args.heads, False)
+    check_keys(tensors, attention_keys("", has_bias), [], "nn.MultiheadAttention", args.prefix)
+    for key in ("in_proj_bias", "out_proj.bias") if has_bias else ():
+        if np.any(as_float64(args.prefix + key, *tensors[key]) != 0):
+            raise ImportError_(f"tensor '{args.prefix}{key}': non-zero biases, but cxmat::q8 layers have none "
+                               "(train with bias=False for --type q8)")
+    inputs = read_npz(args.calibration)
+    if len(inputs) != 1:
+        raise ImportError_(f"{args.calibration}: {len(inputs)} arrays; --calibration takes one, B x n x d_model")
+    (key, (array, dtype)), = inputs.items()
+    xs = as_float64(key, array, dtype)
+    if xs.ndim != 3 or xs.shape[2] != e:
+        raise ImportError_(f"tensor '{key}' of {os.path.basename(args.calibration)}: shape {list(xs.shape)} does not "
+                           f"fit the calibration of a layer of width {e}: expected [B, n, {e}]")
+    b, n, _ = xs.shape
+    h.includes |= {"cxmat/core/batch.hpp", "cxmat/quantized/calibrate.hpp", "cxmat/quantized/attention.hpp",
+                   "cxmat/quantized/quantize.hpp"}
+    d = f"{args.dims}::d_model"
+    items = ", ".join(matrix_text(m, "double") for m in xs)
+    h.values += [f"// {b} representative inputs of {n} tokens from {os.path.basename(args.calibration)} ('{key}'), "
+                 "for calibration",
+                 f"inline constexpr cxmat::batch<double, {b}, {n}, {d}> calibration_inputs{{{{{items}}}}};"]
+    wq, wk, wv, wo = (idents[0], idents[1], idents[2], idents[-2 if has_bias else -1])
+    w = f"{args.name}_weights::"
+    h.after += [
+        f"/// nn.MultiheadAttention({e}, {args.heads}) from {os.path.basename(h.source)} as cxmat::q8's int8 layer, "
+        "calibrated by the compiler on",
+        f"/// {os.path.basename(args.calibration)} (TFLite's post-training quantization). `calibration` holds the "
+        "layer and the quantization",
+        "/// of its input and output; int8(x8, masks...) is the int8 layer, (x, masks...) quantizes x, runs it "
+        "and dequantizes.",
+        f"struct {args.name}_module {{",
+        f"  static constexpr auto calibration = cxmat::q8::calibrate<{args.heads}>({w}calibration_inputs, {wq}, {wk}, "
+        f"{wv}, {wo});",
+        "  template <class X8, class... O>",
+        "  constexpr auto int8(const X8& x8, const O&... masks) const noexcept {",
+        "    return cxmat::q8::multi_head_attention(x8, calibration.layer, masks...);",
+        "  }",
+        "  template <class X, class... O>",
+        "  constexpr auto operator()(const X& x, const O&... masks) const noexcept {",
+        "    return cxmat::q8::dequantize(int8(cxmat::q8::quantize(x, calibration.input), masks...), calibration.output);",
         "  }",
         "};",
         f"inline constexpr {args.name}_module {args.name}{{}};",
@@ -791,7 +852,10 @@ def main(argv=None):
     parser.add_argument("--name", required=True)
     parser.add_argument("--dims", help="namespace of the dimension names (default: NAME_dims); headers that "
                         "share it share d_model etc., so one's output fits another's input")
-    parser.add_argument("--type", choices=["float", "double"], default="float")
+    parser.add_argument("--type", choices=["float", "double", "q8"], default="float",
+                        help="element type; q8: cxmat::q8's int8 layer (multihead_attention), with --calibration")
+    parser.add_argument("--calibration", help="for --type q8: an .npz with one array of representative inputs, "
+                        "B x n x d_model")
     parser.add_argument("-o", "--output", required=True)
     args = parser.parse_args(argv)
     args.command_line = ["cxmat_import.py"] + [os.path.basename(a) if os.sep in a else a for a in argv]
@@ -803,6 +867,8 @@ def main(argv=None):
         if args.module == "bytes":
             module_bytes(h, args.file, args)
         else:
+            if args.type == "q8" and args.module != "multihead_attention":
+                raise ImportError_(f"--type q8 is written for --module multihead_attention only, not {args.module}")
             tensors = select(read_file(args.file), args.prefix)
             MODULES[args.module](h, tensors, args)
         text = clang_format(h.text())

@@ -100,10 +100,16 @@ def main():
                  os.path.join(out, "mha_nobias.hpp"))
     with torch.no_grad():
         lines.append(matrix("mha_nobias_plain", mha_nb.double()(x, x, x, need_weights=False)[0]))
+    # The same layer as cxmat::q8's int8 layer, calibrated on 16 other inputs like x (x is held out).
+    np_inputs = torch.randn(16, 5, 8, dtype=torch.float64).numpy()
+    import numpy as np
+    np.savez(os.path.join(out, "calibration.npz"), x=np_inputs)
+    run_importer(os.path.join(out, "mha_nobias.safetensors"), "--module", "multihead_attention", "--heads", "4",
+                 "--name", "mha_q8", "--dims", "shared", "--type", "q8", "--calibration",
+                 os.path.join(out, "calibration.npz"), "-o", os.path.join(out, "mha_q8.hpp"))
 
     # nn.Linear(8, 3) as .npz (numpy arrays of the state_dict), nn.LayerNorm(8) and nn.Embedding(10, 8)
     # as .pt, with random (non-default) parameters.
-    import numpy as np
     linear = torch.nn.Linear(8, 3).double()
     np.savez(os.path.join(out, "linear.npz"), **{k: v.numpy() for k, v in linear.state_dict().items()})
     run_importer(os.path.join(out, "linear.npz"), "--module", "linear", "--name", "lin", "--type", "double", "-o",

@@ -13,6 +13,7 @@
 #include "linear.hpp"
 #include "mha_nobias.hpp"
 #include "mha_pt.hpp"
+#include "mha_q8.hpp"
 #include "mixed.hpp"
 #include "norm.hpp"
 #include "reference.hpp"
@@ -75,6 +76,23 @@ constexpr bool layers_match(const X& x, const Xkv& memory) {
          close(decoder(x, memory, cxmat::causal), ref::decoder_causal);
 }
 static_assert(layers_match(ref::x, ref::x_kv));
+
+// The int8 layer (--type q8, calibrated on 16 other inputs) against PyTorch's float layer: its
+// largest error in output steps (the output's scale), 1.26 on this machine's inputs; the integer
+// arithmetic does not depend on the CPU.
+template <class X>
+constexpr double q8_error_in_steps(const X& x) {
+  const auto y = mha_q8(x);
+  double worst = 0;
+  for (std::size_t i = 0; i < X::rows; ++i) {
+    for (std::size_t j = 0; j < X::cols; ++j) {
+      const double d = magnitude(y(i, j) - ref::mha_nobias_plain(i, j));
+      worst = d > worst ? d : worst;
+    }
+  }
+  return worst / mha_q8.calibration.output.scale;
+}
+static_assert(q8_error_in_steps(ref::x) <= 2);
 static_assert(same(mixed_weights::emb_weight, ref::mixed_emb_weight));
 static_assert(same(mixed_weights::norm_bias, ref::mixed_norm_bias));
 static_assert(same(mixed_weights::proj_weight, ref::mixed_proj_weight));
@@ -94,4 +112,7 @@ TEST_CASE("modules imported from PyTorch files compute PyTorch's outputs at run 
   auto tokens = ref::tokens;
   CHECK(same(embed(tokens), ref::embed_out));
   CHECK(layers_match(x, x_kv));
+  const double steps = q8_error_in_steps(x);
+  INFO("int8 layer against PyTorch's float layer: " << steps << " output steps at most");
+  CHECK(steps <= 2);
 }

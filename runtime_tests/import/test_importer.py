@@ -143,6 +143,24 @@ def without_torch():
     four = {"w": (np.zeros((1, 1, 1, 2), np.float32), "F32")}
     expect_error("4-D tensor", safetensors("four.safetensors", four), ["--module", "tensors"], "'w'", "4 dimensions")
 
+    # --type q8: calibration inputs needed, biases must be zero (q8 layers have none), attention only.
+    expect_error("q8 without calibration inputs", good, MHA + ["--type", "q8"], "--calibration")
+    calib = os.path.join(TMP, "calib.npz")
+    np.savez(calib, x=np.random.default_rng(3).standard_normal((4, 5, 8)))
+    expect_error("q8 of a layer with biases", good, MHA + ["--type", "q8", "--calibration", calib], "'in_proj_bias'",
+                 "non-zero biases")
+    t = mha_tensors()
+    del t["in_proj_bias"], t["out_proj.bias"]
+    no_bias = safetensors("nobias.safetensors", t)
+    expect_header("q8 of a layer without biases", no_bias, MHA + ["--type", "q8", "--calibration", calib],
+                  "cxmat::q8::calibrate<2>(m_weights::calibration_inputs", "cxmat::batch<double, 4, 5, m_dims::d_model>")
+    np.savez(os.path.join(TMP, "calib6.npz"), x=np.zeros((4, 5, 6)))
+    expect_error("q8 calibration inputs of another width", no_bias,
+                 MHA + ["--type", "q8", "--calibration", os.path.join(TMP, "calib6.npz")], "'x'", "[4, 5, 6]",
+                 "expected [B, n, 8]")
+    expect_error("q8 of an encoder layer", no_bias, ["--module", "encoder_layer", "--heads", "2", "--type", "q8"],
+                 "multihead_attention only")
+
     # numpy .npz
     npz = os.path.join(TMP, "mha.npz")
     np.savez(npz, **{k: v for k, (v, _) in mha_tensors(dtype=np.float64).items()})
