@@ -17,7 +17,8 @@ MODULE says what the tensors are (PyTorch's state_dict keys, after KEY_PREFIX):
   layer_norm           nn.LayerNorm over the last dimension: weight, bias (d)
   embedding            nn.Embedding: weight (num_embeddings x embedding_dim)
   multihead_attention  nn.MultiheadAttention: in_proj_weight (3E x E), in_proj_bias,
-                       out_proj.weight, out_proj.bias
+                       out_proj.weight, out_proj.bias; or q_proj_weight, k_proj_weight and
+                       v_proj_weight when kdim = vdim is not E (then cross-attention only)
   encoder_layer        nn.TransformerEncoderLayer: self_attn.*, linear1.*, linear2.*, norm1.*, norm2.*
   decoder_layer        nn.TransformerDecoderLayer: also multihead_attn.* and norm3.*
                        (--activation, --eps and --norm-first as the layer was made: a state_dict
@@ -494,20 +495,46 @@ def attention_weights(h, tensors, args, key, ident, heads, bias_required):
     `ident`w_q, ...; returns (E, has_bias, idents in attention_module's order)."""
     p = args.prefix + key
     text = f"nn.MultiheadAttention ('{p}in_proj_weight', ...)" if key else "nn.MultiheadAttention"
-    if key + "q_proj_weight" in tensors:
-        raise ImportError_(f"tensor '{p}q_proj_weight': separate q/k/v projections (kdim, vdim other than "
-                           "embed_dim) are not supported; only the packed in_proj_weight")
-    if key + "in_proj_weight" not in tensors:
-        raise ImportError_(f"tensor '{p}in_proj_weight': missing key ({text})")
-    w_in = as_float64(p + "in_proj_weight", *tensors[key + "in_proj_weight"])
-    if w_in.ndim != 2 or w_in.shape[0] != 3 * w_in.shape[1]:
-        raise ImportError_(f"tensor '{p}in_proj_weight': shape {list(w_in.shape)} does not fit {text}: expected "
-                           "[3*embed_dim, embed_dim]")
-    e = w_in.shape[1]
     if heads is None:
         raise ImportError_(f"--heads H is needed for --module {args.module} (a state_dict does not record it)")
+    if key + "q_proj_weight" in tensors and key == "":
+        # kdim or vdim other than embed_dim: separate projections (cross-attention only).
+        for k in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
+            if k not in tensors:
+                raise ImportError_(f"tensor '{p}{k}': missing key ({text} with kdim, vdim)")
+        w_q = as_float64(p + "q_proj_weight", *tensors["q_proj_weight"])
+        if w_q.ndim != 2 or w_q.shape[0] != w_q.shape[1]:
+            raise ImportError_(f"tensor '{p}q_proj_weight': shape {list(w_q.shape)} does not fit {text}: expected "
+                               "[embed_dim, embed_dim]")
+        e = w_q.shape[0]
+        w_k = as_float64(p + "k_proj_weight", *tensors["k_proj_weight"])
+        w_v = as_float64(p + "v_proj_weight", *tensors["v_proj_weight"])
+        if w_k.ndim != 2 or w_k.shape[0] != e:
+            raise ImportError_(f"tensor '{p}k_proj_weight': shape {list(w_k.shape)} does not fit {text} with embed_dim "
+                               f"{e}: expected [{e}, kdim]")
+        if w_v.shape != w_k.shape:
+            raise ImportError_(f"tensor '{p}v_proj_weight': shape {list(w_v.shape)}: cxmat's cross-attention takes "
+                               f"keys and values from one input, so vdim must equal kdim: expected {list(w_k.shape)}")
+        projections = [("w_q", w_q.T, "q_proj_weight"), ("w_k", w_k.T, "k_proj_weight"),
+                       ("w_v", w_v.T, "v_proj_weight")]
+        packed = False
+    elif key + "q_proj_weight" in tensors:
+        raise ImportError_(f"tensor '{p}q_proj_weight': separate q/k/v projections (kdim, vdim) in a layer")
+    else:
+        if key + "in_proj_weight" not in tensors:
+            raise ImportError_(f"tensor '{p}in_proj_weight': missing key ({text})")
+        w_in = as_float64(p + "in_proj_weight", *tensors[key + "in_proj_weight"])
+        if w_in.ndim != 2 or w_in.shape[0] != 3 * w_in.shape[1]:
+            raise ImportError_(f"tensor '{p}in_proj_weight': shape {list(w_in.shape)} does not fit {text}: expected "
+                               "[3*embed_dim, embed_dim]")
+        e = w_in.shape[1]
+        projections = [(name, w_in[i * e:(i + 1) * e].T,
+                        f"in_proj_weight'][{i * e}:{(i + 1) * e}]ᵀ (rows {i * e} to {(i + 1) * e - 1}, transposed)")
+                       for i, name in enumerate(["w_q", "w_k", "w_v"])]
+        packed = True
+    first = "in_proj_weight" if packed else "q_proj_weight"
     if heads < 1 or e % heads:
-        raise ImportError_(f"tensor '{p}in_proj_weight': {heads} heads do not divide embed_dim {e}")
+        raise ImportError_(f"tensor '{p}{first}': {heads} heads do not divide embed_dim {e}")
     has_bias = bias_required or (key + "in_proj_bias") in tensors or (key + "out_proj.bias") in tensors
     for k in ["out_proj.weight"] + (["in_proj_bias", "out_proj.bias"] if has_bias else []):
         if key + k not in tensors:
@@ -517,10 +544,11 @@ def attention_weights(h, tensors, args, key, ident, heads, bias_required):
     w_out = as_float64(p + "out_proj.weight", *tensors[key + "out_proj.weight"])
     d = h.dim("d_model", e)
     names = {}
-    for i, name in enumerate(["w_q", "w_k", "w_v"]):
+    for name, value, source in projections:
         names[name] = ident + name
-        h.matrix(ident + name, d, d, w_in[i * e:(i + 1) * e].T,
-                 f"state_dict['{p}in_proj_weight'][{i * e}:{(i + 1) * e}]ᵀ (rows {i * e} to {(i + 1) * e - 1}, transposed)")
+        rows = d if value.shape[0] == e and (packed or name == "w_q") else h.dim("d_kv", value.shape[0])
+        comment = f"state_dict['{p}{source}" if packed else f"state_dict['{p}{source}']ᵀ"
+        h.matrix(ident + name, rows, d, value, comment)
     names["w_o"] = ident + "w_o"
     h.matrix(ident + "w_o", d, d, w_out.T, f"state_dict['{p}out_proj.weight']ᵀ")
     if has_bias:
@@ -538,20 +566,20 @@ def attention_weights(h, tensors, args, key, ident, heads, bias_required):
                  f"state_dict['{p}out_proj.bias']")
     w = f"{args.name}_weights::"
     order = ["w_q", "w_k", "w_v", "b_q", "b_k", "b_v", "w_o", "b_o"] if has_bias else ["w_q", "w_k", "w_v", "w_o"]
-    return e, has_bias, [w + names[n] for n in order]
+    return e, has_bias, [w + names[n] for n in order], packed
 
 
-def attention_keys(key, has_bias=True):
-    return [key + k for k in ["in_proj_weight", "out_proj.weight"] + (["in_proj_bias", "out_proj.bias"]
-                                                                       if has_bias else [])]
+def attention_keys(key, has_bias=True, packed=True):
+    weights = ["in_proj_weight"] if packed else ["q_proj_weight", "k_proj_weight", "v_proj_weight"]
+    return [key + k for k in weights + ["out_proj.weight"] + (["in_proj_bias", "out_proj.bias"] if has_bias else [])]
 
 
 def module_multihead_attention(h, tensors, args):
     if args.type == "q8":
         return module_multihead_attention_q8(h, tensors, args)
-    e, has_bias, idents = attention_weights(h, tensors, args, "", "", args.heads, False)
-    check_keys(tensors, attention_keys("", has_bias), [], "nn.MultiheadAttention" + ("" if has_bias else "(bias=False)"),
-               args.prefix)
+    e, has_bias, idents, packed = attention_weights(h, tensors, args, "", "", args.heads, False)
+    check_keys(tensors, attention_keys("", has_bias, packed), [],
+               "nn.MultiheadAttention" + ("" if has_bias else "(bias=False)"), args.prefix)
     H = args.heads
     h.includes |= {"cxmat/attention/multi_head.hpp", "cxmat/attention/grouped.hpp", "cxmat/attention/options.hpp",
                    "cstddef"}
@@ -594,7 +622,10 @@ def module_multihead_attention_q8(h, tensors, args):
     if not args.calibration:
         raise ImportError_("--type q8 needs --calibration INPUTS.npz: representative inputs, an array B x n x d_model")
     h.ctype = "double"  # calibration reads the float weights in double
-    e, has_bias, idents = attention_weights(h, tensors, args, "", "", args.heads, False)
+    e, has_bias, idents, packed = attention_weights(h, tensors, args, "", "", args.heads, False)
+    if not packed:
+        raise ImportError_(f"tensor '{args.prefix}q_proj_weight': --type q8 needs self-attention (kdim = vdim = "
+                           "embed_dim, one in_proj_weight)")
     check_keys(tensors, attention_keys("", has_bias), [], "nn.MultiheadAttention", args.prefix)
     for key in ("in_proj_bias", "out_proj.bias") if has_bias else ():
         if np.any(as_float64(args.prefix + key, *tensors[key]) != 0):
@@ -742,7 +773,7 @@ def module_layer(h, tensors, args):
     groups = []
     e = None
     for a in attentions:
-        e_a, _, idents = attention_weights(h, tensors, args, a, a.replace(".", "_"), args.heads, True)
+        e_a, _, idents, _ = attention_weights(h, tensors, args, a, a.replace(".", "_"), args.heads, True)
         groups.append("{" + ", ".join(idents) + "}")
         e = e_a if e is None else e
         if e_a != e:

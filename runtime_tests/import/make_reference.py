@@ -90,6 +90,18 @@ def main():
         lines.append(matrix("mha_padded", mha(x, x, x, key_padding_mask=padding, need_weights=False)[0]))
         lines.append(matrix("mha_cross", mha(x, x_kv, x_kv, need_weights=False)[0]))
 
+    # nn.MultiheadAttention(8, 2, kdim=6, vdim=6): separate projections, cross-attention on a memory of width 6.
+    mha_kv = torch.nn.MultiheadAttention(8, 2, kdim=6, vdim=6).double().eval()
+    with torch.no_grad():
+        mha_kv.in_proj_bias.uniform_(-0.5, 0.5)
+    torch.save(mha_kv.state_dict(), os.path.join(out, "mha_kv.pt"))
+    run_importer(os.path.join(out, "mha_kv.pt"), "--module", "multihead_attention", "--heads", "2", "--name",
+                 "mha_kv", "--type", "double", "-o", os.path.join(out, "mha_kv.hpp"))
+    memory = torch.randn(3, 6, dtype=torch.float64)
+    with torch.no_grad():
+        lines.append(matrix("memory6", memory))
+        lines.append(matrix("mha_kv_cross", mha_kv(x, memory, memory, need_weights=False)[0]))
+
     # nn.MultiheadAttention(8, 4, bias=False), float32 weights, as .safetensors; the importer
     # writes double, so the module runs in double on the float32 values.
     mha_nb = torch.nn.MultiheadAttention(8, 4, bias=False).eval()

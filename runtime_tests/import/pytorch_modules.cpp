@@ -11,6 +11,7 @@
 #include "embed.hpp"
 #include "encoder.hpp"
 #include "linear.hpp"
+#include "mha_kv.hpp"
 #include "mha_nobias.hpp"
 #include "mha_pt.hpp"
 #include "mha_q8.hpp"
@@ -66,6 +67,7 @@ constexpr bool mha_matches(const X& x, const Xkv& x_kv) {
 
 static_assert(mha_matches(ref::x, ref::x_kv));
 static_assert(close(mha_nobias(ref::x), ref::mha_nobias_plain));
+static_assert(close(mha_kv(ref::x, ref::memory6), ref::mha_kv_cross));
 static_assert(close(lin(ref::x), ref::lin_out) && close(norm(ref::x), ref::norm_out));
 static_assert(same(embed(ref::tokens), ref::embed_out));
 
@@ -107,6 +109,8 @@ TEST_CASE("modules imported from PyTorch files compute PyTorch's outputs at run 
   auto x_kv = ref::x_kv;
   CHECK(mha_matches(x, x_kv));
   CHECK(close(mha_nobias(x), ref::mha_nobias_plain));
+  auto memory = ref::memory6;
+  CHECK(close(mha_kv(x, memory), ref::mha_kv_cross));
   CHECK(close(lin(x), ref::lin_out));
   CHECK(close(norm(x), ref::norm_out));
   auto tokens = ref::tokens;

@@ -143,6 +143,19 @@ def without_torch():
     four = {"w": (np.zeros((1, 1, 1, 2), np.float32), "F32")}
     expect_error("4-D tensor", safetensors("four.safetensors", four), ["--module", "tensors"], "'w'", "4 dimensions")
 
+    # kdim = vdim = 6 (separate projections), and a vdim other than kdim, which cxmat cannot take.
+    rng = np.random.default_rng(4)
+    kv = {"q_proj_weight": (rng.standard_normal((8, 8)).astype(np.float32), "F32"),
+          "k_proj_weight": (rng.standard_normal((8, 6)).astype(np.float32), "F32"),
+          "v_proj_weight": (rng.standard_normal((8, 6)).astype(np.float32), "F32"),
+          "in_proj_bias": (np.zeros(24, np.float32), "F32"),
+          "out_proj.weight": (np.zeros((8, 8), np.float32), "F32"), "out_proj.bias": (np.zeros(8, np.float32), "F32")}
+    expect_header("kdim = vdim = 6", safetensors("kv.safetensors", kv), MHA,
+                  "cxmat::matrix<float, m_dims::d_kv, m_dims::d_model> w_k", "state_dict['k_proj_weight']ᵀ")
+    kv["v_proj_weight"] = (np.zeros((8, 5), np.float32), "F32")
+    expect_error("vdim other than kdim", safetensors("kv5.safetensors", kv), MHA, "'v_proj_weight'",
+                 "vdim must equal kdim")
+
     # --type q8: calibration inputs needed, biases must be zero (q8 layers have none), attention only.
     expect_error("q8 without calibration inputs", good, MHA + ["--type", "q8"], "--calibration")
     calib = os.path.join(TMP, "calib.npz")
