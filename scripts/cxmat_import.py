@@ -21,6 +21,8 @@ MODULE says what the tensors are (PyTorch's state_dict keys, after KEY_PREFIX):
                        v_proj_weight when kdim = vdim is not E (then cross-attention only)
   encoder_layer        nn.TransformerEncoderLayer: self_attn.*, linear1.*, linear2.*, norm1.*, norm2.*
   decoder_layer        nn.TransformerDecoderLayer: also multihead_attn.* and norm3.*
+  encoder, decoder     nn.TransformerEncoder / Decoder: layers.0.* ... layers.N-1.*, and norm.*
+                       when it has a final norm
                        (--activation, --eps and --norm-first as the layer was made: a state_dict
                        does not record them)
   bytes                the file as .safetensors bytes in a constexpr array (a .pt or .npz
@@ -761,49 +763,103 @@ def module_embedding(h, tensors, args):
     ]
 
 
-def module_layer(h, tensors, args):
-    decoder = args.module == "decoder_layer"
-    what = "nn.TransformerDecoderLayer" if decoder else "nn.TransformerEncoderLayer"
+def layer_keys(key, decoder):
     attentions = ["self_attn.", "multihead_attn."] if decoder else ["self_attn."]
     norms = ["norm1.", "norm2.", "norm3."] if decoder else ["norm1.", "norm2."]
-    required = [k for a in attentions for k in attention_keys(a)]
-    required += ["linear1.weight", "linear1.bias", "linear2.weight", "linear2.bias"]
-    required += [n + k for n in norms for k in ("weight", "bias")]
-    check_keys(tensors, required, [], what, args.prefix)
+    required = [k for a in attentions for k in attention_keys(key + a)]
+    required += [key + k for k in ("linear1.weight", "linear1.bias", "linear2.weight", "linear2.bias")]
+    required += [key + n + k for n in norms for k in ("weight", "bias")]
+    return attentions, norms, required
+
+
+def layer_values(h, tensors, args, key, decoder):
+    """One nn.TransformerEncoderLayer / DecoderLayer under the key prefix `key`: its matrices, and
+    (d_model, dim_feedforward, the aggregate initializer of cxmat's layer)."""
+    what = "nn.TransformerDecoderLayer" if decoder else "nn.TransformerEncoderLayer"
+    attentions, norms, _ = layer_keys(key, decoder)
+    ident = key.replace(".", "_")
     groups = []
     e = None
     for a in attentions:
-        e_a, _, idents, _ = attention_weights(h, tensors, args, a, a.replace(".", "_"), args.heads, True)
+        e_a, _, idents, _ = attention_weights(h, tensors, args, key + a, ident + a.replace(".", "_"), args.heads, True)
         groups.append("{" + ", ".join(idents) + "}")
         e = e_a if e is None else e
         if e_a != e:
-            raise ImportError_(f"tensor '{args.prefix}{a}in_proj_weight': embed_dim {e_a} is not the layer's {e}")
-    in1, dff, w1, b1, _ = linear_weights(h, tensors, args, "linear1.", "linear1_", "d_model", "d_ff", True)
+            raise ImportError_(f"tensor '{args.prefix}{key}{a}in_proj_weight': embed_dim {e_a} is not the layer's {e}")
+    in1, dff, w1, b1, _ = linear_weights(h, tensors, args, key + "linear1.", ident + "linear1_", "d_model", "d_ff",
+                                         True)
     if in1 != e:
-        raise ImportError_(f"tensor '{args.prefix}linear1.weight': shape [{dff}, {in1}] does not fit {what} with "
-                           f"d_model {e}: expected [dim_feedforward, {e}]")
-    in2, out2, w2, b2, _ = linear_weights(h, tensors, args, "linear2.", "linear2_", "d_ff", "d_model", True)
+        raise ImportError_(f"tensor '{args.prefix}{key}linear1.weight': shape [{dff}, {in1}] does not fit {what} "
+                           f"with d_model {e}: expected [dim_feedforward, {e}]")
+    in2, out2, w2, b2, _ = linear_weights(h, tensors, args, key + "linear2.", ident + "linear2_", "d_ff", "d_model",
+                                          True)
     if (in2, out2) != (dff, e):
-        raise ImportError_(f"tensor '{args.prefix}linear2.weight': shape [{out2}, {in2}] does not fit {what} with "
-                           f"d_model {e} and dim_feedforward {dff}: expected [{e}, {dff}]")
+        raise ImportError_(f"tensor '{args.prefix}{key}linear2.weight': shape [{out2}, {in2}] does not fit {what} "
+                           f"with d_model {e} and dim_feedforward {dff}: expected [{e}, {dff}]")
     groups += [f"{{{w1}, {b1}}}", f"{{{w2}, {b2}}}"]
     for n in norms:
-        groups.append(norm_weights(h, tensors, args, n, n.replace(".", "_"), e)[1])
-    h.includes.add("cxmat/transformer/layers.hpp")
-    d = args.dims
+        groups.append(norm_weights(h, tensors, args, key + n, ident + n.replace(".", "_"), e)[1])
+    return e, dff, "{" + ", ".join(groups) + "}"
+
+
+def layer_type(h, args, decoder):
     kind = "decoder_layer" if decoder else "encoder_layer"
-    call = (f"{args.name}(x, memory, options...): x is n x d_model, memory S x d_model (cxmat::causal for a causal "
-            "tgt_mask; cxmat::on_memory(option) for the memory's options)") if decoder else \
-        f"{args.name}(x, options...): x is n x d_model (cxmat::causal, cxmat::key_padding(keep), ...)"
-    h.after += [
+    d = args.dims
+    return (f"cxmat::{kind}<{h.ctype}, {d}::d_model, {args.heads}, {d}::d_ff, cxmat::activation::{args.activation}, "
+            f"{'true' if args.norm_first else 'false'}>")
+
+
+def layer_comment(h, args, what, e, dff, call):
+    return [
         f"/// {what}(d_model={e}, nhead={args.heads}, dim_feedforward={dff}, dropout=0, activation='{args.activation}', "
         f"layer_norm_eps={args.eps!r}, norm_first={args.norm_first}) from {os.path.basename(h.source)}, in evaluation "
         f"mode: {call}.",
-        f"/// The activation, eps and norm_first are not in a state_dict: they are this command's options.",
-        f"inline constexpr cxmat::{kind}<{h.ctype}, {d}::d_model, {args.heads}, {d}::d_ff, "
-        f"cxmat::activation::{args.activation}, {'true' if args.norm_first else 'false'}> {args.name}{{"
-        + ", ".join(groups) + "};",
+        "/// The activation, eps and norm_first are not in a state_dict: they are this command's options.",
     ]
+
+
+def module_layer(h, tensors, args):
+    decoder = args.module == "decoder_layer"
+    what = "nn.TransformerDecoderLayer" if decoder else "nn.TransformerEncoderLayer"
+    check_keys(tensors, layer_keys("", decoder)[2], [], what, args.prefix)
+    e, dff, init = layer_values(h, tensors, args, "", decoder)
+    h.includes.add("cxmat/transformer/layers.hpp")
+    call = (f"{args.name}(x, memory, options...): x is n x d_model, memory S x d_model (cxmat::causal for a causal "
+            "tgt_mask; cxmat::on_memory(option) for the memory's options)") if decoder else \
+        f"{args.name}(x, options...): x is n x d_model (cxmat::causal, cxmat::key_padding(keep), ...)"
+    h.after += layer_comment(h, args, what, e, dff, call)
+    h.after.append(f"inline constexpr {layer_type(h, args, decoder)} {args.name}{init};")
+
+
+def module_stack(h, tensors, args):
+    """nn.TransformerEncoder / nn.TransformerDecoder: layers.0. ... layers.N-1., and norm. if it has one."""
+    decoder = args.module == "decoder"
+    what = "nn.TransformerDecoder" if decoder else "nn.TransformerEncoder"
+    indices = sorted({int(m.group(1)) for k in tensors for m in [re.match(r"layers\.(\d+)\.", k)] if m})
+    if not indices:
+        raise ImportError_(f"tensor '{args.prefix}layers.0.self_attn.in_proj_weight': missing key ({what} has "
+                           "layers.0. ... layers.N-1.)")
+    count = indices[-1] + 1
+    required = [k for i in range(count) for k in layer_keys(f"layers.{i}.", decoder)[2]]
+    has_norm = "norm.weight" in tensors or "norm.bias" in tensors
+    check_keys(tensors, required + (["norm.weight", "norm.bias"] if has_norm else []), [], what, args.prefix)
+    inits, shape = [], None
+    for i in range(count):
+        e, dff, init = layer_values(h, tensors, args, f"layers.{i}.", decoder)
+        if shape is not None and (e, dff) != shape:
+            raise ImportError_(f"tensor '{args.prefix}layers.{i}.linear1.weight': d_model {e} and dim_feedforward "
+                               f"{dff}, but layer 0 has {shape[0]} and {shape[1]}")
+        shape = (e, dff)
+        inits.append(init)
+    norm = norm_weights(h, tensors, args, "norm.", "norm_", shape[0])[1] if has_norm else "{}"
+    h.includes.add("cxmat/transformer/layers.hpp")
+    kind = "transformer_decoder" if decoder else "transformer_encoder"
+    call = (f"{args.name}(x, memory, options...)" if decoder else f"{args.name}(x, options...)") + \
+        ", the options passed to every layer"
+    h.after += layer_comment(h, args, f"{what} of {count} layers"
+                             + (" and a final norm" if has_norm else "") + ": each layer", shape[0], shape[1], call)
+    h.after.append(f"inline constexpr cxmat::{kind}<{layer_type(h, args, decoder)}, {count}, "
+                   f"{'true' if has_norm else 'false'}> {args.name}{{{{{', '.join(inits)}}}, {norm}}};")
 
 
 SAFETENSORS_TAGS = {name: tag for tag, (name, _) in SAFETENSORS_DTYPES.items()}
@@ -856,6 +912,8 @@ MODULES = {
     "multihead_attention": module_multihead_attention,
     "encoder_layer": module_layer,
     "decoder_layer": module_layer,
+    "encoder": module_stack,
+    "decoder": module_stack,
 }
 
 

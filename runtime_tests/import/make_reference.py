@@ -167,6 +167,20 @@ def main():
         lines.append(matrix("encoder_padded", enc(x, src_key_padding_mask=padding)))
         lines.append(matrix("decoder_causal", dec(x, x_kv, tgt_mask=causal)))
 
+    # nn.TransformerDecoder of 2 layers without a final norm, and nn.TransformerEncoder of 2 layers with one.
+    stack = torch.nn.TransformerDecoder(torch.nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0), 2).double().eval()
+    enc_stack = torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(8, 2, 12, dropout=0.0), 2,
+                                            norm=torch.nn.LayerNorm(8)).double().eval()
+    torch.save(stack.state_dict(), os.path.join(out, "decoder_stack.pt"))
+    torch.save(enc_stack.state_dict(), os.path.join(out, "encoder_stack.pt"))
+    run_importer(os.path.join(out, "decoder_stack.pt"), "--module", "decoder", "--heads", "2", "--name",
+                 "decoder_stack", "--dims", "shared", "--type", "double", "-o", os.path.join(out, "decoder_stack.hpp"))
+    run_importer(os.path.join(out, "encoder_stack.pt"), "--module", "encoder", "--heads", "2", "--name",
+                 "encoder_stack", "--dims", "stack12", "--type", "double", "-o", os.path.join(out, "encoder_stack.hpp"))
+    with torch.no_grad():
+        lines.append(matrix("decoder_stack_causal", stack(x, x_kv, tgt_mask=causal)))
+        lines.append(matrix("encoder_stack_plain", enc_stack(x)))
+
     # Every float dtype through the tensors module: values must arrive exactly.
     mixed = {"emb.weight": torch.randn(3, 4).to(torch.float16), "norm.bias": torch.randn(6).to(torch.bfloat16),
              "proj.weight": torch.randn(2, 3)}

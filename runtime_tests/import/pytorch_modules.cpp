@@ -8,8 +8,10 @@
 #include <cxmat/core.hpp>
 
 #include "decoder.hpp"
+#include "decoder_stack.hpp"
 #include "embed.hpp"
 #include "encoder.hpp"
+#include "encoder_stack.hpp"
 #include "linear.hpp"
 #include "mha_kv.hpp"
 #include "mha_nobias.hpp"
@@ -75,7 +77,9 @@ template <class X, class Xkv>
 constexpr bool layers_match(const X& x, const Xkv& memory) {
   return close(encoder(x), ref::encoder_plain) &&
          close(encoder(x, cxmat::key_padding(ref::keep)), ref::encoder_padded) &&
-         close(decoder(x, memory, cxmat::causal), ref::decoder_causal);
+         close(decoder(x, memory, cxmat::causal), ref::decoder_causal) &&
+         close(decoder_stack(x, memory, cxmat::causal), ref::decoder_stack_causal) &&
+         close(encoder_stack(x), ref::encoder_stack_plain);
 }
 static_assert(layers_match(ref::x, ref::x_kv));
 

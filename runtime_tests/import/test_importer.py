@@ -251,6 +251,15 @@ def without_torch():
     expect_error("encoder_layer: heads not dividing d_model", safetensors("encoder.safetensors", encoder()),
                  ["--module", "encoder_layer", "--heads", "3"], "'self_attn.in_proj_weight'",
                  "3 heads do not divide embed_dim 8")
+    stack = {f"layers.{i}.{k}": v for i in range(2) for k, v in encoder().items()}
+    stack["norm.weight"] = (np.ones(8, np.float32), "F32")
+    stack["norm.bias"] = (np.zeros(8, np.float32), "F32")
+    expect_header("encoder (a stack of 2 layers and a norm)", safetensors("stack.safetensors", stack),
+                  ["--module", "encoder", "--heads", "2"], "cxmat::transformer_encoder<", ", 2, true>",
+                  "state_dict['layers.1.linear2.weight']ᵀ")
+    del stack["layers.1.norm2.bias"]
+    expect_error("encoder: a layer's key missing", safetensors("stack_missing.safetensors", stack),
+                 ["--module", "encoder", "--heads", "2"], "'layers.1.norm2.bias'", "missing key")
     expect_error("a prefix no key has", safetensors("encoder.safetensors", encoder()),
                  enc + ["--prefix", "layers.0."], "prefix 'layers.0.'")
     expect_error("decoder_layer from an encoder's keys", safetensors("encoder.safetensors", encoder()),
