@@ -99,9 +99,9 @@ namespace detail {
 // A reader of the JSON header: the grammar of RFC 8259, enough of it to find one tensor and skip
 // everything else. `ok` turns false at the first byte that does not fit (its position in `pos`).
 struct header_reader {
-  const unsigned char* bytes;
-  std::size_t pos;
-  std::size_t end;
+  const unsigned char* bytes = nullptr;
+  std::size_t pos = 0;
+  std::size_t end = 0;
   bool ok = true;
 
   constexpr bool at_end() const noexcept { return pos >= end; }
