@@ -5,10 +5,12 @@ status 1 and no header. The .pt files PyTorch makes are read by the importer wit
 from the interpreter and compared with what PyTorch loads. Without PyTorch, the checks that do
 not need it run and the test is reported skipped (exit status 77).
 """
+import contextlib
 import io
 import json
 import os
 import pickle
+import runpy
 import shutil
 import struct
 import subprocess
@@ -23,18 +25,31 @@ IMPORTER = os.path.join(HERE, "..", "..", "scripts", "cxmat_import.py")
 TMP = tempfile.mkdtemp(prefix="cxmat_import_")
 failures = []
 checks = 0
+IMPORTER_MAIN = runpy.run_path(IMPORTER)["main"]
 
 
 def run(path, *args, hide_torch=False):
+    """The importer's exit status, stderr and header: in this interpreter (its main function; an
+    interpreter per call would cost a numpy import each), or in one where PyTorch is hidden."""
     out = os.path.join(TMP, "out.hpp")
     if os.path.exists(out):
         os.remove(out)
-    code = ("import runpy, sys; sys.modules['torch'] = None; sys.argv = sys.argv[1:]; "
-            "runpy.run_path(sys.argv[0], run_name='__main__')") if hide_torch else None
-    cmd = [sys.executable] + (["-c", code] if code else []) + [IMPORTER, path, *args, "--name", "m", "-o", out]
-    r = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    argv = [path, *args, "--name", "m", "-o", out]
+    if hide_torch:
+        code = ("import runpy, sys; sys.modules['torch'] = None; sys.argv = sys.argv[1:]; "
+                "runpy.run_path(sys.argv[0], run_name='__main__')")
+        r = subprocess.run([sys.executable, "-c", code, IMPORTER, *argv], capture_output=True, text=True, check=False)
+        status, err = r.returncode, r.stderr
+    else:
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr):
+            try:
+                status = IMPORTER_MAIN(argv)
+            except SystemExit as e:  # argparse
+                status = e.code
+        err = stderr.getvalue()
     header = open(out).read() if os.path.exists(out) else None
-    return r.returncode, r.stderr.strip(), header
+    return status, err.strip(), header
 
 
 def expect_error(what, path, args, *fragments):
@@ -182,7 +197,6 @@ def without_torch():
     header = expect_header("npz as .safetensors bytes", npz, ["--module", "bytes"], "inline constexpr unsigned char bytes[")
     if header is not None:
         import re
-        import runpy
         numbers = re.search(r"bytes\[\d+\] = \{([^}]*)\}", header).group(1)
         converted = os.path.join(TMP, "converted.safetensors")
         with open(converted, "wb") as f:
