@@ -187,8 +187,17 @@ def main():
     write_safetensors(os.path.join(out, "mixed.safetensors"), mixed)
     run_importer(os.path.join(out, "mixed.safetensors"), "--module", "tensors", "--name", "mixed", "--type",
                  "double", "-o", os.path.join(out, "mixed.hpp"))
+    run_importer(os.path.join(out, "mixed.safetensors"), "--module", "tensors", "--name", "mixed_float", "-o",
+                 os.path.join(out, "mixed_float.hpp"))
     for key, t in mixed.items():
         lines.append(matrix("mixed_" + key.replace(".", "_"), t))
+    # float32 values of every magnitude (subnormal to near the largest), written as float literals.
+    wide = torch.cat([torch.randn(64) * 10.0 ** torch.randint(-40, 38, (64,)), torch.tensor([1e-45, 3.4e38])])
+    wide = wide.to(torch.float32).reshape(2, 33)
+    write_safetensors(os.path.join(out, "wide.safetensors"), {"wide": wide})
+    run_importer(os.path.join(out, "wide.safetensors"), "--module", "tensors", "--name", "wide", "-o",
+                 os.path.join(out, "wide.hpp"))
+    lines.append(matrix("wide_values", wide))
 
     lines += ["", "}  // namespace ref", ""]
     with open(os.path.join(out, "reference.hpp"), "w") as f:

@@ -3,6 +3,7 @@
 // time (static_assert) and at run time, in double, within 1e-12 of the largest magnitude of the
 // expected matrix (PyTorch sums in another order, so the last bits differ).
 #include <cstddef>
+#include <type_traits>
 
 #include <cxmat/attention.hpp>
 #include <cxmat/core.hpp>
@@ -18,9 +19,11 @@
 #include "mha_pt.hpp"
 #include "mha_q8.hpp"
 #include "mixed.hpp"
+#include "mixed_float.hpp"
 #include "norm.hpp"
 #include "reference.hpp"
 #include "test_support/catch.hpp"
+#include "wide.hpp"
 
 namespace {
 
@@ -102,6 +105,13 @@ static_assert(q8_error_in_steps(ref::x) <= 2);
 static_assert(same(mixed_weights::emb_weight, ref::mixed_emb_weight));
 static_assert(same(mixed_weights::norm_bias, ref::mixed_norm_bias));
 static_assert(same(mixed_weights::proj_weight, ref::mixed_proj_weight));
+// --type float: the float literals read back as the file's values (float16, bfloat16 and float32
+// values are floats), from subnormals to near the largest float.
+static_assert(same(mixed_float_weights::emb_weight, ref::mixed_emb_weight));
+static_assert(same(mixed_float_weights::norm_bias, ref::mixed_norm_bias));
+static_assert(same(mixed_float_weights::proj_weight, ref::mixed_proj_weight));
+static_assert(same(wide_weights::wide, ref::wide_values));
+static_assert(std::is_same_v<decltype(wide_weights::wide)::value_type, float>);
 // The dimension names are the importer's: d_model in the namespace given by --dims.
 static_assert(decltype(mha_weights::w_q)::row_extent.size == 8);
 static_assert(std::is_same_v<decltype(mha_nobias_weights::w_o)::col_dim, cxmat::dim<8, shared::d_model_dim>>);
