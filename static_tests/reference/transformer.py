@@ -23,7 +23,10 @@ import pathlib
 import re
 import sys
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # reported (and the test skipped) by main()
+    np = None
 
 HEADER = pathlib.Path(__file__).resolve().parents[2] / "test_support" / "transformer_reference.hpp"
 TOLERANCE = 1e-12
@@ -84,8 +87,10 @@ class Out:
         self.lines.append(f"inline constexpr cxmat::batch<double, {a.shape[0]}, {a.shape[1]}, {a.shape[2]}> "
                           f"{name}{{{{{items}}}}};")
 
-    def raw(self, text):
-        self.lines.append(text)
+    def module(self, name, type_text, init):
+        """A layer or module (a variable template over T) whose weights are checked as inputs."""
+        self.values[name] = (np.array([float(v) for v in NUMBER.findall(init)]), False)
+        self.lines.append(f"template <class T>\ninline constexpr {type_text} {name}{init};")
 
 
 def eighths(rng, shape, lo=-8, hi=8):
@@ -184,6 +189,8 @@ def build():
     encoders = [
         ("enc_relu_post", 2, "relu", False, False, None),
         ("enc_relu_pre_causal", 4, "relu", True, True, None),
+        ("enc_relu_pre_padding", 1, "relu", True, False, [False, False, True, False, True]),
+        ("enc_relu_post_causal_padding", 8, "relu", False, True, [False, False, False, False, True]),
         ("enc_gelu_post_padding", 1, "gelu", False, False, [False, False, False, True, True]),
         ("enc_gelu_pre_causal_padding", 8, "gelu", True, True, [False, False, False, False, True]),
     ]
@@ -200,8 +207,7 @@ def build():
             kwargs["src_key_padding_mask"] = torch.tensor([padding])
             out.mask(f"{name}_keep", [[not p for p in padding]])
         y = layer(torch.from_numpy(x)[None], **kwargs)[0].detach().numpy()
-        out.raw(f"template <class T>\ninline constexpr {layer_type('encoder_layer', d, h, dff, act, norm_first)} "
-                f"{name}{encoder_init(layer, d)};")
+        out.module(name, layer_type('encoder_layer', d, h, dff, act, norm_first), encoder_init(layer, d))
         out.input(f"{name}_x", x)
         out.output(f"{name}_y", y)
 
@@ -212,8 +218,7 @@ def build():
     xb = eighths(rng, (2, n, d), -8, 8)
     padding = [[False] * 5, [False, False, True, True, True]]
     y = layer(torch.from_numpy(xb), src_key_padding_mask=torch.tensor(padding)).detach().numpy()
-    out.raw(f"template <class T>\ninline constexpr {layer_type('encoder_layer', d, 2, dff, 'relu', False)} "
-            f"enc_batch{encoder_init(layer, d)};")
+    out.module("enc_batch", layer_type('encoder_layer', d, 2, dff, 'relu', False), encoder_init(layer, d))
     out.batch_input("enc_batch_x", xb)
     out.mask("enc_batch_keep", [[not p for p in row] for row in padding])
     out.batch_output("enc_batch_y", y)
@@ -236,11 +241,45 @@ def build():
             kwargs["memory_key_padding_mask"] = torch.tensor([mem_padding])
             out.mask(f"{name}_memory_keep", [[not p for p in mem_padding]])
         y = layer(torch.from_numpy(x)[None], torch.from_numpy(memory)[None], **kwargs)[0].detach().numpy()
-        out.raw(f"template <class T>\ninline constexpr {layer_type('decoder_layer', d, h, dff, act, norm_first)} "
-                f"{name}{decoder_init(layer, d)};")
+        out.module(name, layer_type('decoder_layer', d, h, dff, act, norm_first), decoder_init(layer, d))
         out.input(f"{name}_x", x)
         out.input(f"{name}_memory", memory)
         out.output(f"{name}_y", y)
+
+    # nn.MultiheadAttention(8, 4) on its own: self-attention with key padding, and cross-attention
+    # from 5 queries to a memory of 3 with a memory key padding.
+    mha = nn.MultiheadAttention(d, 4, dropout=0.0, batch_first=True).double()
+    randomize(mha, rng)
+    mha.eval()
+    x = eighths(rng, (n, d), -8, 8)
+    memory = eighths(rng, (s, d), -8, 8)
+    xt, mt = torch.from_numpy(x)[None], torch.from_numpy(memory)[None]
+    padding = [False, True, False, False, True]
+    y_self = mha(xt, xt, xt, key_padding_mask=torch.tensor([padding]), need_weights=False)[0][0].detach().numpy()
+    y_cross = mha(xt, mt, mt, key_padding_mask=torch.tensor([[False, True, False]]),
+                  need_weights=False)[0][0].detach().numpy()
+    out.module("mha", f"cxmat::attention_module<T, {d}, 4>", attention_init(mha, d))
+    out.input("mha_x", x)
+    out.input("mha_memory", memory)
+    out.mask("mha_keep", [[not p for p in padding]])
+    out.mask("mha_memory_keep", [[True, False, True]])
+    out.output("mha_self_y", y_self)
+    out.output("mha_cross_y", y_cross)
+
+    # A batch of 2 through a post-norm decoder layer, causal, each item with its memory key padding.
+    layer = nn.TransformerDecoderLayer(d, 2, dff, dropout=0.0, batch_first=True).double()
+    randomize(layer, rng)
+    layer.eval()
+    xb = eighths(rng, (2, n, d), -8, 8)
+    mb = eighths(rng, (2, s, d), -8, 8)
+    mem_padding = [[False, False, False], [False, True, True]]
+    y = layer(torch.from_numpy(xb), torch.from_numpy(mb), tgt_mask=causal_bool(n),
+              memory_key_padding_mask=torch.tensor(mem_padding)).detach().numpy()
+    out.module("dec_batch", layer_type('decoder_layer', d, 2, dff, 'relu', False), decoder_init(layer, d))
+    out.batch_input("dec_batch_x", xb)
+    out.batch_input("dec_batch_memory", mb)
+    out.mask("dec_batch_memory_keep", [[not p for p in row] for row in mem_padding])
+    out.batch_output("dec_batch_y", y)
 
     # Stacks of 2 pre-norm layers with a final norm (nn.TransformerEncoder / Decoder).
     enc_layer = nn.TransformerEncoderLayer(d, 2, dff, dropout=0.0, batch_first=True, norm_first=True).double()
@@ -250,9 +289,8 @@ def build():
     x = eighths(rng, (n, d), -8, 8)
     y = encoder(torch.from_numpy(x)[None], mask=causal_bool(n))[0].detach().numpy()
     layers = ", ".join(encoder_init(layer, d) for layer in encoder.layers)
-    out.raw(f"template <class T>\ninline constexpr cxmat::transformer_encoder<"
-            f"{layer_type('encoder_layer', d, 2, dff, 'relu', True)}, 2> enc_stack{{{{{layers}}}, "
-            f"{norm_init(encoder.norm)}}};")
+    out.module("enc_stack", f"cxmat::transformer_encoder<{layer_type('encoder_layer', d, 2, dff, 'relu', True)}, 2>",
+               f"{{{{{layers}}}, {norm_init(encoder.norm)}}}")
     out.input("enc_stack_x", x)
     out.output("enc_stack_y", y)
 
@@ -265,9 +303,8 @@ def build():
     y = decoder(torch.from_numpy(x)[None], torch.from_numpy(memory)[None],
                 tgt_mask=causal_bool(n))[0].detach().numpy()
     layers = ", ".join(decoder_init(layer, d) for layer in decoder.layers)
-    out.raw(f"template <class T>\ninline constexpr cxmat::transformer_decoder<"
-            f"{layer_type('decoder_layer', d, 2, dff, 'relu', True)}, 2> dec_stack{{{{{layers}}}, "
-            f"{norm_init(decoder.norm)}}};")
+    out.module("dec_stack", f"cxmat::transformer_decoder<{layer_type('decoder_layer', d, 2, dff, 'relu', True)}, 2>",
+               f"{{{{{layers}}}, {norm_init(decoder.norm)}}}")
     out.input("dec_stack_x", x)
     out.input("dec_stack_memory", memory)
     out.output("dec_stack_y", y)
@@ -339,7 +376,10 @@ def main():
     try:
         import torch  # noqa: F401
     except ImportError:
-        print("PyTorch is not installed (Debian: python3-torch): the comparison is skipped")
+        torch = None
+    if np is None or torch is None:
+        print(f"{sys.executable} has no numpy or no PyTorch (Debian: python3-numpy, python3-torch): "
+              "the comparison with PyTorch is skipped")
         return 77
     out, version = build()
     if "--check" in sys.argv:

@@ -48,6 +48,13 @@ constexpr T gelu_tanh_of(const T& x) noexcept {
   return x / (T(1) + exp(T(-2) * u));
 }
 
+// 0.5·x·(1 + erf(x / √2)), as torch's exact gelu (the same expression).
+template <class T>
+constexpr T gelu_of(const T& x) noexcept {
+  constexpr T one_over_sqrt2 = T(0.70710678118654752440084436210484904L);
+  return x * T(0.5) * (T(1) + erf(x * one_over_sqrt2));
+}
+
 template <class T, extent R, extent C, class F>
 constexpr matrix<T, R, C> map_elements(const matrix<T, R, C>& m, const F& f) noexcept {
   matrix<T, R, C> out{};
@@ -80,6 +87,12 @@ struct silu_fn {
   template <class T>
   constexpr T operator()(const T& x) const noexcept {
     return silu_of(x);
+  }
+};
+struct gelu_fn {
+  template <class T>
+  constexpr T operator()(const T& x) const noexcept {
+    return gelu_of(x);
   }
 };
 struct gelu_tanh_fn {
@@ -122,6 +135,15 @@ constexpr M silu(const M& m) noexcept { return detail::map_elements(m, detail::s
 template <MatrixOrBatch M>
 decltype(detail::first_failure<rules_of::activation<detail::element_of<M>>>::error()) silu(const M& m) noexcept;
 
+/// GELU, exact: 0.5·x·(1 + erf(x / √2)), as F.gelu(x) (PyTorch's default, and the activation
+/// "gelu" of its transformer layers). Same shape.
+template <MatrixOrBatch M>
+requires rules_hold<rules_of::activation<detail::element_of<M>>>
+constexpr M gelu(const M& m) noexcept { return detail::map_elements(m, detail::gelu_fn{}); }
+/// Element-type error: gelu of an integer or bool matrix.
+template <MatrixOrBatch M>
+decltype(detail::first_failure<rules_of::activation<detail::element_of<M>>>::error()) gelu(const M& m) noexcept;
+
 /// GELU in its tanh form, 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), as
 /// F.gelu(x, approximate="tanh"), computed as x / (1 + e^(-2u)) (equal, without cancellation).
 template <MatrixOrBatch M>
@@ -142,8 +164,7 @@ constexpr M activate(const M& m) noexcept {
   } else if constexpr (Act == activation::gelu_tanh) {
     return map_elements(m, gelu_tanh_fn{});
   } else {
-    static_assert(Act != activation::gelu, "gelu needs cxmat::erf (not yet in cxmat/math.hpp)");
-    return m;
+    return map_elements(m, gelu_fn{});
   }
 }
 }  // namespace detail

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include <cxmat/core/batch.hpp>
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/core/shape_rules.hpp>
 #include <cxmat/math/fp.hpp>
@@ -45,11 +46,9 @@ template <class T, extent V, extent D, class I, extent One, extent N>
 decltype(detail::first_failure<rules_of::embedding<I, One>>::error()) embedding(
     const matrix<T, V, D>& table, const matrix<I, One, N>& tokens) noexcept;
 
-/// Logits with a tied embedding table: x·tableᵀ, n x d_model times (vocab x d_model)ᵀ = n x vocab
-/// (a separate output head is linear(x, w, b)).
+namespace detail {
 template <class T, extent R, extent D, extent V, extent D2>
-requires rules_hold<rules_of::logits<T, D, D2>>
-constexpr matrix<T, R, V> logits(const matrix<T, R, D>& x, const matrix<T, V, D2>& table) noexcept {
+constexpr matrix<T, R, V> logits_of(const matrix<T, R, D>& x, const matrix<T, V, D2>& table) noexcept {
   matrix<T, R, V> out{};
   for (std::size_t i = 0; i < R.size; ++i) {
     for (std::size_t v = 0; v < V.size; ++v) {
@@ -60,9 +59,31 @@ constexpr matrix<T, R, V> logits(const matrix<T, R, D>& x, const matrix<T, V, D2
   }
   return out;
 }
+}  // namespace detail
+
+/// Logits with a tied embedding table: x·tableᵀ, n x d_model times (vocab x d_model)ᵀ = n x vocab
+/// (a separate output head is linear(x, w, b)).
+template <class T, extent R, extent D, extent V, extent D2>
+requires rules_hold<rules_of::logits<T, D, D2>>
+constexpr matrix<T, R, V> logits(const matrix<T, R, D>& x, const matrix<T, V, D2>& table) noexcept {
+  return detail::logits_of(x, table);
+}
 /// Shape error: x's width is not the table's d_model.
 template <class T, extent R, extent D, extent V, extent D2>
 decltype(detail::first_failure<rules_of::logits<T, D, D2>>::error()) logits(const matrix<T, R, D>& x,
+                                                                            const matrix<T, V, D2>& table) noexcept;
+
+/// Logits of every item of a batch: B x n x d_model -> B x n x vocab.
+template <class T, extent B, extent R, extent D, extent V, extent D2>
+requires rules_hold<rules_of::logits<T, D, D2>>
+constexpr batch<T, B, R, V> logits(const batch<T, B, R, D>& x, const matrix<T, V, D2>& table) noexcept {
+  batch<T, B, R, V> out{};
+  for (std::size_t b = 0; b < B.size; ++b) out.items[b] = detail::logits_of(x.items[b], table);
+  return out;
+}
+/// Shape error of the batched logits.
+template <class T, extent B, extent R, extent D, extent V, extent D2>
+decltype(detail::first_failure<rules_of::logits<T, D, D2>>::error()) logits(const batch<T, B, R, D>& x,
                                                                             const matrix<T, V, D2>& table) noexcept;
 
 /// The column of the largest entry of each row, as a 1 x R row of indices (so the greedy next

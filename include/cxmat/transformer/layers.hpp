@@ -161,6 +161,20 @@ template <class T, auto DModel, std::size_t H, class X, class... O>
 using batch_encoder_layer =
     detail::join_t<batch_options<X, O...>, encoder_layer<T, DModel, H, detail::item_t<X>, detail::item_option_t<O>...>>;
 
+// attn(x, memory, opts...) of an attention module: cross-attention from x to the memory.
+template <class T, auto DModel, std::size_t H, class X, class M, class... O>
+using attention_module_cross = detail::join_t<
+    transformer_layer_input<T, DModel, X>,
+    detail::rule_list<rule::layer_element<T, detail::element_of<M>>, rule::memory_width<detail::cols_of<M>, DModel>>,
+    transformer_layer_type<H, DModel>,
+    typename detail::cross_attention_rules<H, matrix<T, detail::rows_of<X>, DModel>,
+                                           matrix<T, detail::rows_of<M>, DModel>, matrix<T, DModel, DModel>,
+                                           detail::layer_biases<T, DModel>, detail::type_list<O...>>::type>;
+template <class T, auto DModel, std::size_t H, class X, class M, class... O>
+using batch_attention_module_cross = detail::join_t<
+    batches<X, M>, batch_options<X, O...>,
+    attention_module_cross<T, DModel, H, detail::item_t<X>, detail::item_t<M>, detail::item_option_t<O>...>>;
+
 // layer(x, memory, opts...) of a decoder layer.
 template <class T, auto DModel, std::size_t H, class X, class M, class... O>
 using decoder_layer = detail::join_t<
@@ -186,30 +200,74 @@ using batch_decoder_layer =
 /// x, keys and values from memory); matrices or batches; H must divide D.
 template <class T, extent D, std::size_t H>
 struct attention_module {
-  static_assert(detail::check_rules<rules_of::transformer_layer_type<H, D>>());
+  static_assert(sizeof(detail::require_rules<rules_of::transformer_layer_type<H, D>>) > 0);
 
   matrix<T, D, D> w_q, w_k, w_v;
   matrix<T, 1, D> b_q, b_k, b_v;
   matrix<T, D, D> w_o;
   matrix<T, 1, D> b_o;
 
-  /// Self-attention: multi_head_attention<H>(x, w_q, w_k, w_v, w_o, with the biases, opts...).
-  template <class X, AttentionOption... O>
-  constexpr auto operator()(const X& x, const O&... opts) const noexcept
-      -> decltype(multi_head_attention<H>(x, w_q, w_k, w_v, w_o, query_bias(b_q), key_bias(b_k), value_bias(b_v),
-                                          output_bias(b_o), opts...)) {
-    return multi_head_attention<H>(x, w_q, w_k, w_v, w_o, query_bias(b_q), key_bias(b_k), value_bias(b_v),
-                                   output_bias(b_o), opts...);
+  /// Self-attention of x (n x D, or a batch B x n x D): n x D, the same numbers as
+  /// multi_head_attention<H>(x, w_q, w_k, w_v, w_o) with the four biases and the options.
+  template <Matrix X, AttentionOption... O>
+  requires rules_hold<rules_of::encoder_layer<T, D, H, X, O...>>
+  constexpr matrix<T, detail::rows_of<X>, D> operator()(const X& x, const O&... opts) const noexcept {
+    const matrix<T, detail::rows_of<X>, D> h = with_dims<detail::rows_of<X>, D>(x);
+    return attend(h, h, opts...);
   }
+  /// Shape error of attn(x, opts...).
+  template <Matrix X, AttentionOption... O>
+  decltype(detail::first_failure<rules_of::encoder_layer<T, D, H, X, O...>>::error()) operator()(
+      const X& x, const O&... opts) const noexcept;
+  /// Self-attention of every item of a batch.
+  template <Batch X, AttentionOption... O>
+  requires rules_hold<rules_of::batch_encoder_layer<T, D, H, X, O...>>
+  constexpr batch<T, X::batch_extent, X::row_extent, D> operator()(const X& x, const O&... opts) const noexcept {
+    batch<T, X::batch_extent, X::row_extent, D> out{};
+    for (std::size_t b = 0; b < X::count; ++b) out.items[b] = (*this)(x.items[b], detail::item_option(opts, b)...);
+    return out;
+  }
+  /// Shape error of the batched attn(x, opts...).
+  template <Batch X, AttentionOption... O>
+  decltype(detail::first_failure<rules_of::batch_encoder_layer<T, D, H, X, O...>>::error()) operator()(
+      const X& x, const O&... opts) const noexcept;
 
-  /// Cross-attention: cross_attention<H>(x, memory, w_q, w_k, w_v, w_o, with the biases, opts...).
-  template <class X, class M, AttentionOption... O>
-  requires(Matrix<M> || Batch<M>) constexpr auto operator()(const X& x, const M& memory,
-                                                            const O&... opts) const noexcept
-      -> decltype(cross_attention<H>(x, memory, w_q, w_k, w_v, w_o, query_bias(b_q), key_bias(b_k), value_bias(b_v),
-                                     output_bias(b_o), opts...)) {
-    return cross_attention<H>(x, memory, w_q, w_k, w_v, w_o, query_bias(b_q), key_bias(b_k), value_bias(b_v),
-                              output_bias(b_o), opts...);
+  /// Cross-attention from x (L x D) to the memory (S x D), or batches of both: L x D, the same
+  /// numbers as cross_attention<H>(x, memory, w_q, w_k, w_v, w_o) with the biases and options.
+  template <Matrix X, Matrix M, AttentionOption... O>
+  requires rules_hold<rules_of::attention_module_cross<T, D, H, X, M, O...>>
+  constexpr matrix<T, detail::rows_of<X>, D> operator()(const X& x, const M& memory, const O&... opts) const noexcept {
+    return attend(with_dims<detail::rows_of<X>, D>(x), with_dims<detail::rows_of<M>, D>(memory), opts...);
+  }
+  /// Shape error of attn(x, memory, opts...).
+  template <Matrix X, Matrix M, AttentionOption... O>
+  decltype(detail::first_failure<rules_of::attention_module_cross<T, D, H, X, M, O...>>::error()) operator()(
+      const X& x, const M& memory, const O&... opts) const noexcept;
+  /// Cross-attention of every item pair of two batches.
+  template <Batch X, Batch M, AttentionOption... O>
+  requires rules_hold<rules_of::batch_attention_module_cross<T, D, H, X, M, O...>>
+  constexpr batch<T, X::batch_extent, X::row_extent, D> operator()(const X& x, const M& memory,
+                                                                   const O&... opts) const noexcept {
+    batch<T, X::batch_extent, X::row_extent, D> out{};
+    for (std::size_t b = 0; b < X::count; ++b) {
+      out.items[b] = (*this)(x.items[b], memory.items[b], detail::item_option(opts, b)...);
+    }
+    return out;
+  }
+  /// Shape error of the batched attn(x, memory, opts...).
+  template <Batch X, Batch M, AttentionOption... O>
+  decltype(detail::first_failure<rules_of::batch_attention_module_cross<T, D, H, X, M, O...>>::error()) operator()(
+      const X& x, const M& memory, const O&... opts) const noexcept;
+
+  /// The attention of a layer whose call has checked its rules: queries from xq (L x D), keys
+  /// and values from xkv (S x D), the options and the biases. The driver of multi_head_attention
+  /// and cross_attention, called directly, so a layer's call resolves no overload set again.
+  template <extent L, extent S, class... O>
+  constexpr matrix<T, L, D> attend(const matrix<T, L, D>& xq, const matrix<T, S, D>& xkv,
+                                   const O&... opts) const noexcept {
+    const auto heads = detail::grouped_attention<H, H>(xq, xkv, w_q, w_k, w_v, static_cast<batch<T, H, L, S>*>(nullptr),
+                                                       query_bias(b_q), key_bias(b_k), value_bias(b_v), opts...);
+    return detail::project<projection::output>(heads, w_o, output_bias(b_o));
   }
 };
 
@@ -223,7 +281,7 @@ struct attention_module {
 /// batch_key_padding(keep) for a batch, ...) go to the self-attention.
 template <class T, extent DModel, std::size_t H, extent DFF, activation Act = activation::relu, bool NormFirst = false>
 struct encoder_layer {
-  static_assert(detail::check_rules<rules_of::transformer_layer_type<H, DModel>>());
+  static_assert(sizeof(detail::require_rules<rules_of::transformer_layer_type<H, DModel>>) > 0);
   using value_type = T;
   static constexpr auto d_model = DModel;
   static constexpr auto d_ff = DFF;
@@ -241,13 +299,14 @@ struct encoder_layer {
   template <Matrix X, AttentionOption... O>
   requires rules_hold<rules_of::encoder_layer<T, DModel, H, X, O...>>
   constexpr matrix<T, detail::rows_of<X>, DModel> operator()(const X& x, const O&... opts) const noexcept {
-    constexpr auto n = detail::rows_of<X>;
-    matrix<T, n, DModel> h = with_dims<n, DModel>(x);
+    constexpr auto rows = detail::rows_of<X>;
+    matrix<T, rows, DModel> h = with_dims<rows, DModel>(x);
     if constexpr (NormFirst) {
-      h = h + self_attn(norm1(h), opts...);
+      const matrix<T, rows, DModel> normed = norm1(h);
+      h = h + self_attn.attend(normed, normed, opts...);
       h = h + feed_forward(norm2(h));
     } else {
-      h = norm1(h + self_attn(h, opts...));
+      h = norm1(h + self_attn.attend(h, h, opts...));
       h = norm2(h + feed_forward(h));
     }
     return h;
@@ -288,7 +347,7 @@ struct encoder_layer {
 /// options wrapped in on_memory(...) to the cross-attention.
 template <class T, extent DModel, std::size_t H, extent DFF, activation Act = activation::relu, bool NormFirst = false>
 struct decoder_layer {
-  static_assert(detail::check_rules<rules_of::transformer_layer_type<H, DModel>>());
+  static_assert(sizeof(detail::require_rules<rules_of::transformer_layer_type<H, DModel>>) > 0);
   using value_type = T;
   static constexpr auto d_model = DModel;
   static constexpr auto d_ff = DFF;
@@ -309,18 +368,18 @@ struct decoder_layer {
   requires rules_hold<rules_of::decoder_layer<T, DModel, H, X, M, O...>>
   constexpr matrix<T, detail::rows_of<X>, DModel> operator()(const X& x, const M& memory,
                                                              const O&... opts) const noexcept {
-    constexpr auto n = detail::rows_of<X>;
-    using Y = matrix<T, n, DModel>;
+    constexpr auto rows = detail::rows_of<X>;
+    using Y = matrix<T, rows, DModel>;
     const matrix<T, detail::rows_of<M>, DModel> mem = with_dims<detail::rows_of<M>, DModel>(memory);
     const auto self = [&](const Y& in) {
-      return detail::pass_options<detail::self_side>::call([&](const auto&... o) { return self_attn(in, o...); },
-                                                           opts...);
+      return detail::pass_options<detail::self_side>::call(
+          [&](const auto&... self_options) { return self_attn.attend(in, in, self_options...); }, opts...);
     };
     const auto cross = [&](const Y& in) {
       return detail::pass_options<detail::memory_side>::call(
-          [&](const auto&... o) { return multihead_attn(in, mem, o...); }, opts...);
+          [&](const auto&... memory_options) { return multihead_attn.attend(in, mem, memory_options...); }, opts...);
     };
-    Y h = with_dims<n, DModel>(x);
+    Y h = with_dims<rows, DModel>(x);
     if constexpr (NormFirst) {
       h = h + self(norm1(h));
       h = h + cross(norm2(h));

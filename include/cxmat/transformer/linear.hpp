@@ -122,6 +122,21 @@ decltype(detail::first_failure<rules_of::swiglu<T, D, DG, F, DU, FU, F2>>::error
     const matrix<T, R, D>& x, const matrix<T, DG, F>& w_gate, const matrix<T, DU, FU>& w_up,
     const matrix<T, F2, C>& w_down) noexcept;
 
+/// SwiGLU of every item of a batch: B x n x d_model -> B x n x d_out.
+template <class T, extent B, extent R, extent D, extent DG, extent F, extent DU, extent FU, extent F2, extent C>
+requires rules_hold<rules_of::swiglu<T, D, DG, F, DU, FU, F2>>
+constexpr batch<T, B, R, C> swiglu(const batch<T, B, R, D>& x, const matrix<T, DG, F>& w_gate,
+                                   const matrix<T, DU, FU>& w_up, const matrix<T, F2, C>& w_down) noexcept {
+  batch<T, B, R, C> out{};
+  for (std::size_t i = 0; i < B.size; ++i) out.items[i] = detail::swiglu_of(x.items[i], w_gate, w_up, w_down);
+  return out;
+}
+/// Shape error of the batched swiglu.
+template <class T, extent B, extent R, extent D, extent DG, extent F, extent DU, extent FU, extent F2, extent C>
+decltype(detail::first_failure<rules_of::swiglu<T, D, DG, F, DU, FU, F2>>::error()) swiglu(
+    const batch<T, B, R, D>& x, const matrix<T, DG, F>& w_gate, const matrix<T, DU, FU>& w_up,
+    const matrix<T, F2, C>& w_down) noexcept;
+
 /// nn.Linear(In, Out) as a value: `weight` is In x Out (PyTorch's weight transposed), `bias`
 /// 1 x Out; `lin(x)` is linear(x, weight, bias) for a matrix or batch.
 template <class T, extent In, extent Out>

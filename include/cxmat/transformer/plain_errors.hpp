@@ -37,9 +37,8 @@ constexpr sentence linear_bias() noexcept {
 
 template <class W1Cols, class W2Rows>
 constexpr sentence hidden_widths() noexcept {
-  return must_equal_sentence<W1Cols, W2Rows>(
-      "feed-forward d_model -> d_ff -> d_model: ", "the first weight's columns (d_ff)", "the second weight's rows",
-      " (w1 is d_model x d_ff, w2 is d_ff x d_model).");
+  return must_equal_sentence<W1Cols, W2Rows>("feed-forward d_model -> d_ff -> d_model: ", "w1's columns", "w2's rows",
+                                             " (w1 is d_model x d_ff, w2 is d_ff x d_model).");
 }
 
 template <class GateCols, class UpCols>
@@ -67,8 +66,8 @@ constexpr sentence layer_input() noexcept {
 
 template <class MCols, class DModel>
 constexpr sentence memory_width() noexcept {
-  return must_equal_sentence<MCols, DModel>("decoder layer(x, memory, ...): ", "memory's columns",
-                                            "the layer's d_model", " (memory is S x d_model, the encoder's output).");
+  return must_equal_sentence<MCols, DModel>("layer(x, memory, ...): ", "memory's columns", "the layer's d_model",
+                                            " (memory is S x d_model, the encoder's output).");
 }
 
 template <class I>

@@ -137,17 +137,14 @@ using transformer_layer_input =
 }  // namespace rules_of
 
 namespace detail {
-// Checks a rule list where no overload can drop out (the body of a class template): a broken
-// rule is a compile error that names its shape error, as an error overload would (sizeof of the
-// incomplete error type; in plain mode its sentence).
+// Checks a rule list where no overload can drop out (the body of a class template):
+// `static_assert(sizeof(require_rules<List>) > 0)` is one compile error naming the shape error of
+// the first broken rule (the incomplete base, as an error overload's return type would; in plain
+// mode its sentence), and nothing when every rule holds.
+template <class List, bool = holds_v<List>>
+struct require_rules {};
 template <class List>
-constexpr bool check_rules() noexcept {
-  if constexpr (!holds_v<List>) {
-    return sizeof(decltype(first_failure<List>::error())) == 0;
-  } else {
-    return true;
-  }
-}
+struct require_rules<List, false> : decltype(first_failure<List>::error()) {};
 }  // namespace detail
 
 }  // namespace cxmat
