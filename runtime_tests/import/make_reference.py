@@ -144,9 +144,9 @@ def main():
         lines.append(matrix("embed_out", embed(torch.tensor(tokens))))
     lines.append("inline constexpr cxmat::matrix<int, 1, 5> tokens{{{" + ", ".join(map(str, tokens)) + "}}};")
 
-    # nn.TransformerEncoderLayer (pre-norm) from a .pt and nn.TransformerDecoderLayer (relu,
+    # nn.TransformerEncoderLayer (gelu, pre-norm) from a .pt and nn.TransformerDecoderLayer (relu,
     # post-norm) from a .safetensors, with random biases and norms.
-    enc = torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, norm_first=True).double().eval()
+    enc = torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, activation="gelu", norm_first=True).double().eval()
     dec = torch.nn.TransformerDecoderLayer(8, 4, 16, dropout=0.0).double().eval()
     with torch.no_grad():
         for layer in (enc, dec):
@@ -158,7 +158,7 @@ def main():
     torch.save(enc.state_dict(), os.path.join(out, "encoder.pt"))
     write_safetensors(os.path.join(out, "decoder.safetensors"), dict(dec.state_dict()))
     run_importer(os.path.join(out, "encoder.pt"), "--module", "encoder_layer", "--heads", "2",
-                 "--norm-first", "--name", "encoder", "--dims", "shared", "--type", "double", "-o",
+                 "--activation", "gelu", "--norm-first", "--name", "encoder", "--dims", "shared", "--type", "double", "-o",
                  os.path.join(out, "encoder.hpp"))
     run_importer(os.path.join(out, "decoder.safetensors"), "--module", "decoder_layer", "--heads", "4", "--name",
                  "decoder", "--dims", "shared", "--type", "double", "-o", os.path.join(out, "decoder.hpp"))
