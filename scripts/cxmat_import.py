@@ -2,7 +2,7 @@
 """Trained weights in: a PyTorch, safetensors or numpy weights file to a constexpr cxmat header.
 
     python3 scripts/cxmat_import.py FILE --module MODULE [--heads H] [--activation relu|gelu]
-        [--norm-first] [--eps E] [--prefix KEY_PREFIX] [--dims NAMESPACE] --name NAME
+        [--norm-first] [--eps E] [--prefix KEY_PREFIX] [--dims NAMESPACE] [--dim NAME=NEW] --name NAME
         [--type float|double|q8 [--calibration INPUTS.npz]] -o OUT.hpp
 
 FILE is a state_dict saved with torch.save (.pt, .pth, .bin), a .safetensors file or a numpy
@@ -378,7 +378,12 @@ class Header:
         self.values = []  # lines in the weights namespace
         self.after = []  # lines after the namespace (the module object)
 
+    def ref(self, name):
+        """The qualified name of the dimension `name` (after --dim renames)."""
+        return f"{self.args.dims}::{self.args.rename.get(name, name)}"
+
     def dim(self, name, size):
+        name = self.args.rename.get(name, name)
         if (name, size) not in self.dims:
             self.dims.append((name, size))
         return f"{self.args.dims}::{name}"
@@ -453,7 +458,8 @@ def check_shape(key, array, expected, why, prefix):
 def module_tensors(h, tensors, args):
     for key in sorted(tensors):
         array, dtype = tensors[key]
-        ident = cpp_ident(key)
+        ident = cpp_ident(args.prefix + key)  # the whole key: --prefix pos selects the tensor 'pos'
+
         comment = f"state_dict['{args.prefix}{key}'], {dtype} {list(array.shape)}"
         if dtype in FLOAT_DTYPES:
             values, ctype = as_float64(args.prefix + key, array, dtype), h.ctype
@@ -486,7 +492,7 @@ def module_tensors(h, tensors, args):
         else:
             raise ImportError_(f"tensor '{args.prefix}{key}': {values.ndim} dimensions; cxmat holds matrices (2) and "
                                "batches of matrices (3)")
-    idents = [cpp_ident(k) for k in tensors]
+    idents = [cpp_ident(args.prefix + k) for k in tensors]
     if len(set(idents)) != len(idents):
         dup = next(i for i in idents if idents.count(i) > 1)
         raise ImportError_(f"two keys become the same C++ name '{dup}'")
@@ -644,7 +650,7 @@ def module_multihead_attention_q8(h, tensors, args):
     b, n, _ = xs.shape
     h.includes |= {"cxmat/core/batch.hpp", "cxmat/quantized/calibrate.hpp", "cxmat/quantized/attention.hpp",
                    "cxmat/quantized/quantize.hpp"}
-    d = f"{args.dims}::d_model"
+    d = h.ref("d_model")
     items = ", ".join(matrix_text(m, "double") for m in xs)
     h.values += [f"// {b} representative inputs of {n} tokens from {os.path.basename(args.calibration)} ('{key}'), "
                  "for calibration",
@@ -721,11 +727,11 @@ def module_linear(h, tensors, args):
     in_f, out_f, w, b, has_bias = linear_weights(h, tensors, args, "", "", "in_features", "out_features", False)
     check_keys(tensors, ["weight"] + (["bias"] if has_bias else []), [], "nn.Linear", args.prefix)
     h.includes.add("cxmat/transformer/linear.hpp")
-    d = args.dims
     h.after += [
         f"/// nn.Linear({in_f}, {out_f}{'' if has_bias else ', bias=False'}) from {os.path.basename(h.source)}: "
         f"{args.name}(x) is x·W + b, x is n x {in_f}.",
-        f"inline constexpr cxmat::linear_module<{h.ctype}, {d}::in_features, {d}::out_features> {args.name}{{{w}, {b}}};",
+        f"inline constexpr cxmat::linear_module<{h.ctype}, {h.ref('in_features')}, {h.ref('out_features')}> "
+        f"{args.name}{{{w}, {b}}};",
     ]
 
 
@@ -736,7 +742,7 @@ def module_layer_norm(h, tensors, args):
     h.after += [
         f"/// nn.LayerNorm({d}, eps={args.eps!r}) from {os.path.basename(h.source)}: {args.name}(x) normalises each "
         "row of x (n x d_model).",
-        f"inline constexpr cxmat::layer_norm_module<{h.ctype}, {args.dims}::d_model> {args.name}{init};",
+        f"inline constexpr cxmat::layer_norm_module<{h.ctype}, {h.ref('d_model')}> {args.name}{init};",
     ]
 
 
@@ -804,8 +810,8 @@ def layer_values(h, tensors, args, key, decoder):
 
 def layer_type(h, args, decoder):
     kind = "decoder_layer" if decoder else "encoder_layer"
-    d = args.dims
-    return (f"cxmat::{kind}<{h.ctype}, {d}::d_model, {args.heads}, {d}::d_ff, cxmat::activation::{args.activation}, "
+    return (f"cxmat::{kind}<{h.ctype}, {h.ref('d_model')}, {args.heads}, {h.ref('d_ff')}, "
+            f"cxmat::activation::{args.activation}, "
             f"{'true' if args.norm_first else 'false'}>")
 
 
@@ -941,6 +947,9 @@ def main(argv=None):
     parser.add_argument("--name", required=True)
     parser.add_argument("--dims", help="namespace of the dimension names (default: NAME_dims); headers that "
                         "share it share d_model etc., so one's output fits another's input")
+    parser.add_argument("--dim", action="append", default=[], metavar="NAME=NEW",
+                        help="call a dimension NEW instead of NAME (e.g. in_features=d_model), so that one "
+                        "header's output fits another's input")
     parser.add_argument("--type", choices=["float", "double", "q8"], default="float",
                         help="element type; q8: cxmat::q8's int8 layer (multihead_attention), with --calibration")
     parser.add_argument("--calibration", help="for --type q8: an .npz with one array of representative inputs, "
@@ -951,6 +960,13 @@ def main(argv=None):
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", args.name):
         parser.error(f"--name {args.name!r} is not a C++ identifier")
     args.dims = args.dims or f"{args.name}_dims"
+    args.rename = {}
+    for item in args.dim:
+        old_name, _, new_name = item.partition("=")
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", old_name) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*",
+                                                                                      new_name):
+            parser.error(f"--dim {item!r}: expected NAME=NEW, two C++ identifiers")
+        args.rename[old_name] = new_name
     try:
         h = Header(args, args.file)
         if args.module == "bytes":
