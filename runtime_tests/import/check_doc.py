@@ -4,7 +4,8 @@
     check_doc.py DOC COMPILER [--update]
 
 In a temporary folder where `cxmat` is this repository: a code block after `<!-- file: NAME -->`
-is written to NAME; every ```sh block is run by bash (`python3` is this interpreter, `g++` the
+is written to NAME, one after `<!-- copy of: PATH -->` must be a part of the repository's file
+PATH; every ```sh block is run by bash (`python3` is this interpreter, `g++` the
 compiler given), and its output (stdout and stderr) must equal the ```text block after the next
 `<!-- output -->`. --update writes the outputs into the page instead. Exit status 77 (skipped)
 without PyTorch, which the page's example uses.
@@ -17,7 +18,8 @@ import sys
 import tempfile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-BLOCK = re.compile(r"(<!-- (file: (?P<name>\S+)|output) -->\n)?```(?P<lang>\w*)\n(?P<body>.*?)```\n", re.S)
+BLOCK = re.compile(r"(<!-- (file: (?P<name>\S+)|copy of: (?P<copy>\S+)|output) -->\n)?```(?P<lang>\w*)\n(?P<body>.*?)```\n",
+                   re.S)
 
 
 def main():
@@ -36,7 +38,11 @@ def main():
     try:
         for m in BLOCK.finditer(text):
             body = m.group("body")
-            if m.group("name"):
+            if m.group("copy"):
+                with open(os.path.join(ROOT, m.group("copy"))) as f:
+                    if body not in f.read():
+                        problems.append(f"the block at offset {m.start()} is not a copy of {m.group('copy')}")
+            elif m.group("name"):
                 with open(os.path.join(work, m.group("name")), "w") as f:
                     f.write(body)
             elif m.group(1) and m.group(1).startswith("<!-- output"):
