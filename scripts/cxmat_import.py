@@ -359,7 +359,7 @@ def cpp_ident(key):
     return ident
 
 
-def matrix_text(values, ctype, indent="    "):
+def matrix_text(values, ctype):
     rows = [", ".join(c_literal(v, ctype) for v in row) for row in values]
     return "{{" + ", ".join("{" + r + "}" for r in rows) + "}}"
 
@@ -459,7 +459,6 @@ def module_tensors(h, tensors, args):
     for key in sorted(tensors):
         array, dtype = tensors[key]
         ident = cpp_ident(args.prefix + key)  # the whole key: --prefix pos selects the tensor 'pos'
-
         comment = f"state_dict['{args.prefix}{key}'], {dtype} {list(array.shape)}"
         if dtype in FLOAT_DTYPES:
             values, ctype = as_float64(args.prefix + key, array, dtype), h.ctype
