@@ -32,6 +32,7 @@ static_assert(st::load<matrix<double, 2, 2>>(file, "wide") == matrix<double, 2, 
 // Escaped names, and the entries as find reads them.
 static_assert(st::load<matrix<float, 1, 1>>(file, "name with \"quote\"")(0, 0) == 7.0F);
 static_assert(!st::find(file, "missing").found && !st::find(file, "__metadata__").found);
+static_assert(!st::find(file, "hal").found && !st::find(file, "halfs").found && !st::find(file, "").found);
 static_assert(st::find(file, "steps").found && st::find(file, "steps").type == st::dtype::other &&
               st::find(file, "steps").rank == 0);
 static_assert(st::find(file, "half").type == st::dtype::F16 && st::find(file, "half").rows == 2 &&
