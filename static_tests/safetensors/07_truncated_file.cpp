@@ -6,7 +6,7 @@
 
 #include "test_file.hpp"
 
-// The first `size` bytes of the file (the rest zero), in an array of `size` bytes.
+// The first Size bytes of the file, in an array of Size bytes.
 template <std::size_t Size>
 struct first_bytes {
   unsigned char bytes[Size];
