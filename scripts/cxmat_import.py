@@ -979,8 +979,11 @@ def main(argv=None):
     except ImportError_ as e:
         print(f"cxmat_import: {e}", file=sys.stderr)
         return 1
-    with open(args.output, "w") as f:
+    # Written whole or not at all: a build never sees half a header.
+    partial = args.output + ".partial"
+    with open(partial, "w") as f:
         f.write(text)
+    os.replace(partial, args.output)
     return 0
 
 
