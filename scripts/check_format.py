@@ -19,10 +19,11 @@ GENERATED = {
     "test_support/transformer_reference.hpp",
     "exercises/answers.hpp",
 }
-# Parsed inputs laid out by hand: a compile-fail snippet's "// Expect:" lines are regexes read one
-# line each (and the gallery quotes the snippets' lines), and an exercise is read by a student
-# line by line, its checks compared by the checker.
-HAND_LAID_OUT = ("static_tests/compile_fail/", "exercises/")
+# Parsed inputs laid out by hand: a compile-fail snippet's "// Expect:" lines (compile_fail/ and the
+# safetensors reader's NN_*.cpp) are regexes read one line each (and the gallery quotes the
+# snippets' lines), and an exercise is read by a student line by line, its checks compared by the
+# checker.
+HAND_LAID_OUT = ("static_tests/compile_fail/", "static_tests/safetensors/0", "exercises/")
 
 
 def sources():

@@ -7,5 +7,6 @@
 #include <cxmat/io/number_format.hpp>
 #include <cxmat/io/per_head.hpp>
 #include <cxmat/io/print.hpp>
+#include <cxmat/io/safetensors.hpp>
 #include <cxmat/io/shape_text.hpp>
 #include <cxmat/io/trace.hpp>

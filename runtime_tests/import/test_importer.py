@@ -1,0 +1,370 @@
+#!/usr/bin/env python3
+"""The importer's refusals and its reading of .safetensors, .npz and .pt files (made on the fly in
+a temporary folder): every bad file gets one line naming the tensor and what is wrong, exit
+status 1 and no header. The .pt files PyTorch makes are read by the importer with PyTorch hidden
+from the interpreter and compared with what PyTorch loads. Without PyTorch, the checks that do
+not need it run and the test is reported skipped (exit status 77).
+"""
+import contextlib
+import io
+import json
+import os
+import pickle
+import runpy
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+IMPORTER = os.path.join(HERE, "..", "..", "scripts", "cxmat_import.py")
+TMP = tempfile.mkdtemp(prefix="cxmat_import_")
+failures = []
+checks = 0
+IMPORTER_MAIN = runpy.run_path(IMPORTER)["main"]
+
+
+def run(path, *args, hide_torch=False):
+    """The importer's exit status, stderr and header: in this interpreter (its main function; an
+    interpreter per call would cost a numpy import each), or in one where PyTorch is hidden."""
+    out = os.path.join(TMP, "out.hpp")
+    if os.path.exists(out):
+        os.remove(out)
+    argv = [path, *args, "--name", "m", "-o", out]
+    if hide_torch:
+        code = ("import runpy, sys; sys.modules['torch'] = None; sys.argv = sys.argv[1:]; "
+                "runpy.run_path(sys.argv[0], run_name='__main__')")
+        r = subprocess.run([sys.executable, "-c", code, IMPORTER, *argv], capture_output=True, text=True, check=False)
+        status, err = r.returncode, r.stderr
+    else:
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr):
+            try:
+                status = IMPORTER_MAIN(argv)
+            except SystemExit as e:  # argparse
+                status = e.code
+        err = stderr.getvalue()
+    header = open(out).read() if os.path.exists(out) else None
+    return status, err.strip(), header
+
+
+def expect_error(what, path, args, *fragments):
+    global checks
+    checks += 1
+    status, err, header = run(path, *args)
+    lines = err.splitlines()
+    ok = (status == 1 and header is None and len(lines) == 1 and lines[0].startswith("cxmat_import: ")
+          and all(f in lines[0] for f in fragments))
+    if not ok:
+        failures.append(f"{what}: status {status}, header {'written' if header else 'absent'}, stderr {err!r}; "
+                        f"expected one line with {fragments}")
+    else:
+        print(f"ok: {what}: {lines[0]}")
+
+
+def expect_header(what, path, args, *fragments, hide_torch=False):
+    global checks
+    checks += 1
+    status, err, header = run(path, *args, hide_torch=hide_torch)
+    if status != 0 or header is None or not all(f in header for f in fragments):
+        failures.append(f"{what}: status {status}, stderr {err!r}, expected a header with {fragments}")
+    else:
+        print(f"ok: {what}")
+    return header
+
+
+def safetensors(name, tensors, raw_header=None, cut=0):
+    """tensors: {key: (numpy array, dtype tag)}; the file's bytes written by hand."""
+    header, blobs, offset = {}, [], 0
+    for key, (array, tag) in tensors.items():
+        raw = np.ascontiguousarray(array).tobytes()
+        header[key] = {"dtype": tag, "shape": list(array.shape), "data_offsets": [offset, offset + len(raw)]}
+        blobs.append(raw)
+        offset += len(raw)
+    text = raw_header if raw_header is not None else json.dumps(header).encode()
+    data = struct.pack("<Q", len(text)) + text + b"".join(blobs)
+    path = os.path.join(TMP, name)
+    with open(path, "wb") as f:
+        f.write(data[: len(data) - cut])
+    return path
+
+
+def mha_tensors(e=8, dtype=np.float32, tag="F32"):
+    rng = np.random.default_rng(1)
+    return {
+        "in_proj_weight": (rng.standard_normal((3 * e, e)).astype(dtype), tag),
+        "in_proj_bias": (rng.standard_normal(3 * e).astype(dtype), tag),
+        "out_proj.weight": (rng.standard_normal((e, e)).astype(dtype), tag),
+        "out_proj.bias": (rng.standard_normal(e).astype(dtype), tag),
+    }
+
+
+MHA = ["--module", "multihead_attention", "--heads", "2"]
+
+
+def without_torch():
+    good = safetensors("mha.safetensors", mha_tensors())
+    expect_header("safetensors, multihead_attention", good, MHA, "in_proj_weight", "w_q", "CXMAT_DIM(d_model, 8)",
+                  "struct m_module")
+    t = mha_tensors()
+    del t["out_proj.bias"]
+    expect_error("missing key", safetensors("missing.safetensors", t), MHA, "'out_proj.bias'", "missing key")
+    t = mha_tensors()
+    t["bias_k"] = (np.zeros((1, 1, 8), np.float32), "F32")
+    expect_error("unexpected key", safetensors("extra.safetensors", t), MHA, "'bias_k'", "unexpected key")
+    t = mha_tensors()
+    t["out_proj.weight"] = (np.zeros((8, 4), np.float32), "F32")
+    expect_error("shape", safetensors("shape.safetensors", t), MHA, "'out_proj.weight'", "[8, 4]", "expected [8, 8]")
+    expect_error("heads not dividing d_model", good, ["--module", "multihead_attention", "--heads", "3"],
+                 "'in_proj_weight'", "3 heads do not divide embed_dim 8")
+    t = mha_tensors()
+    t["in_proj_weight"] = (np.ones((24, 8), np.int64), "I64")
+    expect_error("integers for a float module", safetensors("int.safetensors", t), MHA, "'in_proj_weight'",
+                 "int64 values")
+    t = mha_tensors()
+    t["in_proj_weight"] = (np.zeros((24, 8), np.float32), "U16")
+    expect_error("unknown dtype", safetensors("u16.safetensors", t), MHA, "'in_proj_weight'", "unsupported dtype U16")
+    t = mha_tensors()
+    t["out_proj.bias"][0][3] = np.nan
+    expect_error("NaN weight", safetensors("nan.safetensors", t), MHA, "'out_proj.bias'", "non-finite", "[3]")
+    t = mha_tensors()
+    t["in_proj_weight"][0][2, 5] = -np.inf
+    expect_error("infinite weight", safetensors("inf.safetensors", t), MHA, "'in_proj_weight'", "-inf", "[2, 5]")
+    expect_error("truncated safetensors data", safetensors("cut.safetensors", mha_tensors(), cut=4), MHA,
+                 "truncated or corrupt")
+    with open(good, "rb") as f:
+        data = f.read()
+    cut = os.path.join(TMP, "cut_header.safetensors")
+    with open(cut, "wb") as f:
+        f.write(data[:20])
+    expect_error("truncated safetensors header", cut, MHA, "truncated or corrupt safetensors file")
+    expect_error("corrupt safetensors header", safetensors("json.safetensors", {}, raw_header=b"{\"a\": [1,"), MHA,
+                 "corrupt safetensors header")
+
+    # float16 and bfloat16 are widened exactly; bfloat16 1.5 is 0x3FC0.
+    t = mha_tensors(dtype=np.float16, tag="F16")
+    expect_header("float16 converted", safetensors("f16.safetensors", t), MHA + ["--type", "double"], "w_q")
+    bf = {"w": (np.array([[0x3FC0, 0xC000]], np.uint16), "BF16")}
+    expect_header("bfloat16 converted", safetensors("bf16.safetensors", bf), ["--module", "tensors", "--type", "double"],
+                  "{{{1.5, -2.0}}}")
+    ints = {"steps": (np.array(7, np.int64), "I64"), "cube": (np.arange(8, dtype=np.float32).reshape(2, 2, 2), "F32")}
+    expect_header("tensors: integers keep their type, 3-D is a batch", safetensors("ints.safetensors", ints),
+                  ["--module", "tensors"], "cxmat::matrix<std::int64_t, 1, 1> steps{{{7}}}",
+                  "cxmat::batch<float, 2, 2, 2> cube")
+    four = {"w": (np.zeros((1, 1, 1, 2), np.float32), "F32")}
+    expect_error("4-D tensor", safetensors("four.safetensors", four), ["--module", "tensors"], "'w'", "4 dimensions")
+
+    # kdim = vdim = 6 (separate projections), and a vdim other than kdim, which cxmat cannot take.
+    rng = np.random.default_rng(4)
+    kv = {"q_proj_weight": (rng.standard_normal((8, 8)).astype(np.float32), "F32"),
+          "k_proj_weight": (rng.standard_normal((8, 6)).astype(np.float32), "F32"),
+          "v_proj_weight": (rng.standard_normal((8, 6)).astype(np.float32), "F32"),
+          "in_proj_bias": (np.zeros(24, np.float32), "F32"),
+          "out_proj.weight": (np.zeros((8, 8), np.float32), "F32"), "out_proj.bias": (np.zeros(8, np.float32), "F32")}
+    expect_header("kdim = vdim = 6", safetensors("kv.safetensors", kv), MHA,
+                  "cxmat::matrix<float, m_dims::d_kv, m_dims::d_model> w_k", "state_dict['k_proj_weight']ᵀ")
+    kv["v_proj_weight"] = (np.zeros((8, 5), np.float32), "F32")
+    expect_error("vdim other than kdim", safetensors("kv5.safetensors", kv), MHA, "'v_proj_weight'",
+                 "vdim must equal kdim")
+
+    # --type q8: calibration inputs needed, biases must be zero (q8 layers have none), attention only.
+    expect_error("q8 without calibration inputs", good, MHA + ["--type", "q8"], "--calibration")
+    calib = os.path.join(TMP, "calib.npz")
+    np.savez(calib, x=np.random.default_rng(3).standard_normal((4, 5, 8)))
+    expect_error("q8 of a layer with biases", good, MHA + ["--type", "q8", "--calibration", calib], "'in_proj_bias'",
+                 "non-zero biases")
+    t = mha_tensors()
+    del t["in_proj_bias"], t["out_proj.bias"]
+    no_bias = safetensors("nobias.safetensors", t)
+    expect_header("q8 of a layer without biases", no_bias, MHA + ["--type", "q8", "--calibration", calib],
+                  "cxmat::q8::calibrate<2>(m_weights::calibration_inputs", "cxmat::batch<double, 4, 5, m_dims::d_model>")
+    np.savez(os.path.join(TMP, "calib6.npz"), x=np.zeros((4, 5, 6)))
+    expect_error("q8 calibration inputs of another width", no_bias,
+                 MHA + ["--type", "q8", "--calibration", os.path.join(TMP, "calib6.npz")], "'x'", "[4, 5, 6]",
+                 "expected [B, n, 8]")
+    expect_error("q8 of an encoder layer", no_bias, ["--module", "encoder_layer", "--heads", "2", "--type", "q8"],
+                 "multihead_attention only")
+
+    # numpy .npz
+    npz = os.path.join(TMP, "mha.npz")
+    np.savez(npz, **{k: v for k, (v, _) in mha_tensors(dtype=np.float64).items()})
+    expect_header("npz, multihead_attention", npz, MHA + ["--type", "double"], "w_o")
+    # --module bytes converts a .npz into .safetensors bytes holding the same arrays.
+    header = expect_header("npz as .safetensors bytes", npz, ["--module", "bytes"], "inline constexpr unsigned char bytes[")
+    if header is not None:
+        import re
+        numbers = re.search(r"bytes\[\d+\] = \{([^}]*)\}", header).group(1)
+        converted = os.path.join(TMP, "converted.safetensors")
+        with open(converted, "wb") as f:
+            f.write(bytes(int(b) for b in numbers.replace("\n", " ").split(",")))
+        read_back = runpy.run_path(IMPORTER)["read_safetensors"](converted)
+        original = np.load(npz)
+        if sorted(read_back) != sorted(original.files) or not all(
+                np.array_equal(read_back[k][0], original[k]) and read_back[k][0].dtype == original[k].dtype
+                for k in original.files):
+            failures.append("npz as .safetensors bytes: the arrays read back differ")
+    obj = os.path.join(TMP, "object.npz")
+    np.savez(obj, w=np.array([{"a": 1}], dtype=object))
+    expect_error("npz with an object array", obj, ["--module", "tensors"], "'w'", "refused")
+    with open(npz, "rb") as f:
+        data = f.read()
+    cut = os.path.join(TMP, "cut.npz")
+    with open(cut, "wb") as f:
+        f.write(data[: len(data) // 2])
+    expect_error("truncated npz", cut, ["--module", "tensors"], "truncated or corrupt")
+
+    # A .pt whose pickle holds code: refused by name, and never run.
+    marker = os.path.join(TMP, "ran")
+
+    class Payload:
+        def __reduce__(self):
+            return (os.system, (f"touch {marker}",))
+
+    evil = os.path.join(TMP, "evil.pt")
+    with zipfile.ZipFile(evil, "w") as z:
+        z.writestr("evil/data.pkl", pickle.dumps({"w": Payload()}, protocol=2))
+        z.writestr("evil/version", "3\n")
+    expect_error("a .pt that holds code", evil, ["--module", "tensors"], "refused", "posix.system")
+    if os.path.exists(marker):
+        failures.append("the pickle's code ran")
+    legacy = os.path.join(TMP, "legacy.pt")
+    with open(legacy, "wb") as f:
+        f.write(pickle.dumps({"w": 1}, protocol=2))
+    expect_error("a legacy (not zip) .pt", legacy, ["--module", "tensors"], "legacy")
+
+    # nn.TransformerEncoderLayer(8, 2, dim_feedforward=16)'s keys, made by hand.
+    def encoder(d=8, ff=16):
+        t = {"self_attn." + k: v for k, v in mha_tensors(d).items()}
+        rng = np.random.default_rng(2)
+        for name, shape in [("linear1.weight", (ff, d)), ("linear1.bias", (ff,)), ("linear2.weight", (d, ff)),
+                            ("linear2.bias", (d,)), ("norm1.weight", (d,)), ("norm1.bias", (d,)),
+                            ("norm2.weight", (d,)), ("norm2.bias", (d,))]:
+            t[name] = (rng.standard_normal(shape).astype(np.float32), "F32")
+        return t
+
+    enc = ["--module", "encoder_layer", "--heads", "2"]
+    expect_header("encoder_layer", safetensors("encoder.safetensors", encoder()), enc,
+                  "cxmat::encoder_layer<float, m_dims::d_model, 2, m_dims::d_ff, cxmat::activation::relu, false>",
+                  "state_dict['linear2.weight']ᵀ")
+    t = encoder()
+    del t["norm2.bias"]
+    expect_error("encoder_layer: missing key", safetensors("enc_missing.safetensors", t), enc, "'norm2.bias'",
+                 "missing key")
+    t = encoder()
+    t["linear2.weight"] = (np.zeros((8, 12), np.float32), "F32")
+    expect_error("encoder_layer: linear2 not fitting linear1", safetensors("enc_ff.safetensors", t), enc,
+                 "'linear2.weight'", "[8, 12]", "expected [8, 16]")
+    t = encoder()
+    t["norm1.weight"] = (np.zeros(6, np.float32), "F32")
+    expect_error("encoder_layer: norm of another width", safetensors("enc_norm.safetensors", t), enc,
+                 "'norm1.weight'", "[6]", "expected [8]")
+    expect_error("encoder_layer: heads not dividing d_model", safetensors("encoder.safetensors", encoder()),
+                 ["--module", "encoder_layer", "--heads", "3"], "'self_attn.in_proj_weight'",
+                 "3 heads do not divide embed_dim 8")
+    stack = {f"layers.{i}.{k}": v for i in range(2) for k, v in encoder().items()}
+    stack["norm.weight"] = (np.ones(8, np.float32), "F32")
+    stack["norm.bias"] = (np.zeros(8, np.float32), "F32")
+    expect_header("encoder (a stack of 2 layers and a norm)", safetensors("stack.safetensors", stack),
+                  ["--module", "encoder", "--heads", "2"], "cxmat::transformer_encoder<", ", 2, true>",
+                  "state_dict['layers.1.linear2.weight']ᵀ")
+    del stack["layers.1.norm2.bias"]
+    expect_error("encoder: a layer's key missing", safetensors("stack_missing.safetensors", stack),
+                 ["--module", "encoder", "--heads", "2"], "'layers.1.norm2.bias'", "missing key")
+    expect_error("a prefix no key has", safetensors("encoder.safetensors", encoder()),
+                 enc + ["--prefix", "layers.0."], "prefix 'layers.0.'")
+    expect_error("decoder_layer from an encoder's keys", safetensors("encoder.safetensors", encoder()),
+                 ["--module", "decoder_layer", "--heads", "2"], "'multihead_attn.in_proj_weight'", "missing key")
+
+
+def with_torch(torch):
+    # A state_dict of several dtypes, a non-contiguous tensor and a Parameter, saved by PyTorch
+    # and read by the importer in an interpreter where PyTorch cannot be imported.
+    torch.manual_seed(3)
+    state = {
+        "a.weight": torch.randn(4, 3),
+        "a.half": torch.randn(2, 5).half(),
+        "a.bf16": torch.randn(3).bfloat16(),
+        "a.double": torch.randn(2, 2, dtype=torch.float64),
+        "a.transposed": torch.randn(3, 4).t(),
+        "a.slice": torch.randn(6, 4)[2:4, 1:3],
+        "a.param": torch.nn.Parameter(torch.randn(2, 3)),
+        "a.steps": torch.tensor(12),
+    }
+    pt = os.path.join(TMP, "state.pt")
+    torch.save(state, pt)
+    dump = os.path.join(TMP, "state_read.npz")
+    code = ("import sys, runpy, numpy as np; sys.modules['torch'] = None; "
+            "m = runpy.run_path(sys.argv[1]); t = m['read_file'](sys.argv[2]); "
+            "np.savez(sys.argv[3], **{k.replace('.', '_'): m['bfloat16_to_float32'](v) if d == 'bfloat16' else v "
+            "for k, (v, d) in t.items()})")
+    global checks
+    checks += 1
+    r = subprocess.run([sys.executable, "-c", code, IMPORTER, pt, dump], capture_output=True, text=True, check=False)
+    if r.returncode != 0:
+        failures.append(f"reading a .pt with PyTorch hidden: {r.stderr.strip()}")
+    else:
+        read = np.load(dump)
+        for key, t in state.items():
+            expected = t.detach().float().numpy() if t.dtype == torch.bfloat16 else t.detach().numpy()
+            got = read[key.replace(".", "_")]
+            if got.shape != expected.shape or got.dtype != expected.dtype or not np.array_equal(got, expected):
+                failures.append(f"'{key}' read with PyTorch hidden: {got!r} instead of {expected!r}")
+        print("ok: a .pt of every dtype, views and a Parameter, read with PyTorch hidden")
+    expect_header("tensors module from a .pt, PyTorch hidden", pt, ["--module", "tensors", "--type", "double"],
+                  "state_dict['a.transposed'], float32 [4, 3]", hide_torch=True)
+
+    mha = torch.nn.MultiheadAttention(8, 2)
+    mha_pt = os.path.join(TMP, "mha.pt")
+    torch.save(mha.state_dict(), mha_pt)
+    expect_header("multihead_attention from a .pt, PyTorch hidden", mha_pt, MHA, "w_v", hide_torch=True)
+    whole = os.path.join(TMP, "whole.pt")
+    torch.save(mha, whole)
+    expect_error("a .pt of a whole module (pickled classes)", whole, MHA, "refused",
+                 "torch.nn.modules.activation.MultiheadAttention")
+    with open(mha_pt, "rb") as f:
+        data = f.read()
+    cut = os.path.join(TMP, "cut.pt")
+    with open(cut, "wb") as f:
+        f.write(data[: len(data) - 300])
+    expect_error("truncated .pt", cut, MHA, "truncated or corrupt")
+    corrupt = os.path.join(TMP, "corrupt.pt")
+    with zipfile.ZipFile(mha_pt) as src, zipfile.ZipFile(corrupt, "w") as dst:
+        for item in src.namelist():
+            blob = src.read(item)
+            dst.writestr(item, blob[:10] if item.endswith("data/0") else blob)
+    expect_error("a .pt with a short storage", corrupt, MHA, "'in_proj_weight'", "truncated or corrupt")
+
+
+def main():
+    try:
+        return checks_and_status()
+    finally:
+        shutil.rmtree(TMP, ignore_errors=True)
+
+
+def checks_and_status():
+    without_torch()
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    if torch is not None:
+        with_torch(torch)
+    for f in failures:
+        print("FAIL:", f)
+    print(f"{checks} checks, {len(failures)} failed")
+    if failures:
+        return 1
+    if torch is None:
+        print(f"skipped: PyTorch is not installed for {sys.executable}, so the .pt files PyTorch makes are not "
+              "tested (the checks above passed)")
+        return 77
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
