@@ -23,8 +23,9 @@ using cxmat::matrix;
 constexpr std::int32_t min32 = std::numeric_limits<std::int32_t>::min();
 constexpr std::int32_t max32 = std::numeric_limits<std::int32_t>::max();
 
-// TFLite's QuantizeMultiplier, from its documented steps, with libm.
-q8::requantizer quantize_multiplier_libm(double real) {
+// TFLite's QuantizeMultiplier, from its documented steps, with libm (unsaturated: the double-
+// rounding build, whose shifts the softmax parameters use).
+q8::requantizer quantize_multiplier_unsaturated_libm(double real) {
   if (real == 0.0) return {0, 0};
   int shift = 0;
   const double q = std::frexp(real, &shift);
@@ -37,11 +38,19 @@ q8::requantizer quantize_multiplier_libm(double real) {
   return {static_cast<std::int32_t>(fixed), shift};
 }
 
+// With the saturation of TFLite's single-rounding build: a shift above 30 becomes
+// {2^31 - 1, 30} (its sign kept for negative factors, which that build does not take).
+q8::requantizer quantize_multiplier_libm(double real) {
+  const q8::requantizer r = quantize_multiplier_unsaturated_libm(real);
+  if (r.shift <= 30) return r;
+  return {r.multiplier < 0 ? -max32 : max32, 30};
+}
+
 // TFLite's PreprocessSoftmaxScaling (5 integer bits) and -CalculateInputRadius, with libm.
 q8::softmax_params softmax_params_libm(double scale, double beta) {
   const double real =
       std::min(beta * scale * static_cast<double>(1 << 26), static_cast<double>(std::int64_t{1} << 31) - 1.0);
-  const q8::requantizer r = quantize_multiplier_libm(real);
+  const q8::requantizer r = quantize_multiplier_unsaturated_libm(real);
   const double radius = std::floor(31.0 * static_cast<double>(1 << 26) / std::ldexp(1.0, r.shift));
   return {r.multiplier, r.shift, -static_cast<std::int32_t>(radius)};
 }
@@ -87,10 +96,13 @@ TEST_CASE("quantize_multiplier equals QuantizeMultiplier with frexp and round", 
     const q8::requantizer got = q8::quantize_multiplier(real), want = quantize_multiplier_libm(real);
     REQUIRE(got.multiplier == want.multiplier);
     REQUIRE(got.shift == want.shift);
-    // The requantizer stands for the real factor within half a unit of its Q31 multiplier.
-    if (got.multiplier != 0) REQUIRE(std::abs(q8::real_multiplier(got) / real - 1.0) <= 0x1p-30);
+    // The requantizer stands for the real factor within half a unit of its Q31 multiplier (below
+    // the saturation at 2^30).
+    if (got.multiplier != 0 && std::abs(real) < 0x1p30)
+      REQUIRE(std::abs(q8::real_multiplier(got) / real - 1.0) <= 0x1p-30);
   }
-  for (const double real : {0.5, 1.0, 0x1p-31, 0x1p-32, 0x1p-33, 1.0 - 0x1p-40, 0.5 + 0x1p-32, 12345.678, 1e-9}) {
+  for (const double real : {0.5, 1.0, 0x1p-31, 0x1p-32, 0x1p-33, 1.0 - 0x1p-40, 0.5 + 0x1p-32, 12345.678, 1e-9, 0x1p29,
+                            0x1p30, 1e12, -1e12, 1e300}) {
     CHECK(q8::quantize_multiplier(real) == quantize_multiplier_libm(real));
   }
 }
@@ -352,4 +364,108 @@ TEST_CASE("calibrate derives every parameter from the float layer's ranges", "[q
   CHECK(cal.layer.context.lhs_offset == 128);
   CHECK(cal.layer.context.rhs_offset == -cal.value.zero_point);
   CHECK(cal.layer.output.output_offset == cal.output.zero_point);
+}
+
+// Values TFLite cannot represent: every result is defined (this file runs under UBSan in the
+// sanitized configuration) and documented.
+TEST_CASE("refused values give documented results, never undefined behaviour", "[q8][refuse]") {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  SECTION("quantize_multiplier: non-finite factors are {0, 0}, shifts stay in [-31, 30]") {
+    CHECK(q8::quantize_multiplier(nan) == q8::requantizer{0, 0});
+    CHECK(q8::quantize_multiplier(inf) == q8::requantizer{0, 0});
+    CHECK(q8::quantize_multiplier(-inf) == q8::requantizer{0, 0});
+    std::mt19937_64 rng(9);
+    std::uniform_real_distribution<double> log2(-1000.0, 1000.0);
+    for (int t = 0; t < 10000; ++t) {
+      const q8::requantizer r = q8::quantize_multiplier(std::exp2(log2(rng)));
+      REQUIRE(r.shift >= -31);
+      REQUIRE(r.shift <= 30);
+    }
+  }
+  SECTION("requantize clamps a shift outside [-31, 30]") {
+    std::mt19937_64 rng(10);
+    for (int t = 0; t < 10000; ++t) {
+      const std::int32_t acc = edge_or_random(rng), m = edge_or_random(rng);
+      const auto shift = static_cast<std::int32_t>(rng() % 200) - 100;
+      const int clamped = shift > 30 ? 30 : (shift < -31 ? -31 : shift);
+      REQUIRE(q8::requantize(acc, {m, shift}) == q8_ref::mbqm(acc, m, clamped));
+    }
+    CHECK(q8::requantize(7, {1 << 30, 40}) == q8_ref::mbqm(7, 1 << 30, 30));
+    CHECK(q8::requantize(max32, {max32, min32}) == 1);  // shift -31: 2^31 · 2^-31 rounded
+  }
+  SECTION("NaN quantizes to the zero point; non-finite ranges are not valid quantizations") {
+    const matrix<double, 1, 4> m{{{nan, inf, -inf, 1.0}}};
+    CHECK(q8::quantize(m, {0.5, 3}) == matrix<std::int8_t, 1, 4>{{{3, 127, -128, 5}}});
+    CHECK(q8::quantize(m, {nan, 3}) == matrix<std::int8_t, 1, 4>{{{3, 3, 3, 3}}});
+    CHECK(q8::quantize_bias(m, 0.5) == matrix<std::int32_t, 1, 4>{{{0, max32, min32, 2}}});
+    CHECK_FALSE(q8::valid(q8::choose_quantization(nan, 1.0)));
+    CHECK_FALSE(q8::valid(q8::choose_quantization(-1.0, inf)));
+    CHECK_FALSE(q8::valid(q8::choose_quantization(-1e308, 1e308)));  // the width overflows
+    CHECK_FALSE(q8::valid(q8::choose_symmetric_quantization(nan)));
+    CHECK_FALSE(q8::valid(q8::choose_symmetric_quantization(-inf)));
+    CHECK_FALSE(q8::valid({0.0, 0}));
+    CHECK_FALSE(q8::valid({1.0, 128}));
+    CHECK(q8::valid(q8::choose_quantization(-1.0, 2.0)));
+    CHECK(q8::make_softmax_params(nan) == q8::softmax_params{0, 0, 0});
+    CHECK(q8::make_softmax_params(-1.0) == q8::softmax_params{0, 0, 0});
+    CHECK(q8::make_softmax_params(0.1, nan) == q8::softmax_params{0, 0, 0});
+  }
+  SECTION("calibrate names a NaN or infinite input or weight, and a range that overflows") {
+    using namespace worksheet_data::ws004;
+    const cxmat::batch<double, 2, 5, 6> set{{X, X}};
+    const auto good = q8::calibrate<3>(set, Wq, Wk, Wv);
+    CHECK(good.ok());
+    CHECK(good.tensor == q8::calibration_tensor::none);
+
+    auto bad_x = set;
+    bad_x(1, 2, 3) = nan;
+    const auto c1 = q8::calibrate<3>(bad_x, Wq, Wk, Wv);
+    CHECK(c1.status == q8::calibration_status::non_finite_input);
+    CHECK((c1.tensor == q8::calibration_tensor::input && c1.item == 1 && c1.row == 2 && c1.col == 3));
+    CHECK(c1.layer.wq == matrix<std::int8_t, 6, 6>{});  // nothing is computed from a refused tensor
+
+    auto wk = Wk;
+    wk(4, 1) = -inf;
+    const auto c2 = q8::calibrate<3>(set, Wq, wk, Wv);
+    CHECK(c2.status == q8::calibration_status::non_finite_weight);
+    CHECK((c2.tensor == q8::calibration_tensor::wk && c2.row == 4 && c2.col == 1));
+
+    auto wo = Wq;
+    wo(0, 5) = nan;
+    const auto c3 = q8::calibrate<3>(set, Wq, Wk, Wv, wo);
+    CHECK((c3.status == q8::calibration_status::non_finite_weight && c3.tensor == q8::calibration_tensor::wo));
+    CHECK((c3.row == 0 && c3.col == 5));
+
+    // Finite weights whose products leave double's range: Q = X·Wq overflows.
+    auto huge = Wq;
+    huge(0, 0) = 1e308, huge(1, 0) = 1e308;
+    const auto c4 = q8::calibrate<3>(set, huge, Wk, Wv);
+    CHECK((c4.status == q8::calibration_status::non_finite_range && c4.tensor == q8::calibration_tensor::query));
+  }
+  SECTION("calibrate reports how much of the int8 range each weight tensor uses") {
+    // 256 weights uniform in [-1, 1] and the same with one outlier of 1e6 (the outlier's scale
+    // 1e6 / 127 rounds every other weight to 0).
+    q8_test::lcg g{11};
+    const auto w = q8_test::random_matrix<matrix<double, 16, 16>>(g, 1.0);
+    auto w_out = w;
+    w_out(3, 7) = 1e6;
+    const cxmat::batch<double, 1, 4, 16> xs{{q8_test::random_matrix<matrix<double, 4, 16>>(g, 1.0)}};
+    const auto fine = q8::calibrate<2>(xs, w, w, w, w);
+    const auto spoilt = q8::calibrate<2>(xs, w_out, w, w, w);
+    std::size_t nonzero = 0;
+    double mean = 0;
+    const double scale = q8::choose_symmetric_quantization(1e6).scale;
+    for (std::size_t i = 0; i < 16; ++i) {
+      for (std::size_t j = 0; j < 16; ++j) {
+        nonzero += w_out(i, j) != 0 && std::round(w_out(i, j) / scale) == 0 ? 1U : 0U;
+        mean += std::abs(std::round(w(i, j) / fine.wq.scale)) / 256.0;
+      }
+    }
+    CHECK(spoilt.wq_use == q8::weight_use{256, nonzero, 127.0 / 256.0});
+    CHECK(spoilt.wq_use.zeroed == 255);
+    CHECK(fine.wq_use.zeroed == 0);
+    CHECK(std::abs(fine.wq_use.mean_abs_q - mean) < 1e-9);
+    CHECK(fine.wk_use == fine.wq_use);
+    CHECK(fine.wo_use == fine.wq_use);
+  }
 }

@@ -1,9 +1,11 @@
 // Post-training calibration at compile time: from the float weights of a self-attention layer
 // and a representative input set to the int8 layer, every scale, zero point, multiplier, shift
 // and diff_min derived the way the TFLite converter does it (min/max calibration, asymmetric
-// int8 activations, symmetric per-tensor int8 weights).
+// int8 activations, symmetric per-tensor int8 weights). NaN and infinite weights or inputs are
+// refused: a named error in a constant expression, a status at run time.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -24,24 +26,113 @@
 
 namespace cxmat::q8 {
 
+/// What calibrate found: ok, or the first refused tensor (in argument order: xs, Wq, Wk, Wv, Wo,
+/// then the computed tensors). A layer whose status is not ok holds zeros and must not be used.
+enum class calibration_status : std::uint8_t {
+  ok,
+  non_finite_input,   // a NaN or infinite entry in the representative inputs xs
+  non_finite_weight,  // a NaN or infinite weight
+  non_finite_range,   // finite inputs and weights, but a computed tensor leaves double's range
+};
+
+/// The tensors calibrate reads or computes, for calibration_status and the named errors.
+enum class calibration_tensor : std::uint8_t {
+  none,
+  input,
+  wq,
+  wk,
+  wv,
+  wo,
+  query,
+  key,
+  value,
+  scores,
+  context,
+  output
+};
+
+/// How much of the int8 range a weight tensor uses, to make outliers visible: with symmetric
+/// quantization the largest |weight| sets the scale, so one outlier pushes the others towards 0.
+/// `zeroed` counts nonzero weights that quantize to 0 (their information is lost), `mean_abs_q`
+/// is the mean |q| (127 at most; weights spread evenly over their range give about 64).
+struct weight_use {
+  std::size_t elements = 0, zeroed = 0;
+  double mean_abs_q = 0;
+  friend constexpr bool operator==(const weight_use&, const weight_use&) = default;
+};
+
 /// A calibrated int8 layer and the quantization of every tensor around it: `layer` is what runs
 /// (attention_heads or attention_layer); `input` quantizes x, `output` reads the result back
 /// (for attention_heads it equals `context`); the rest document the intermediate tensors.
+/// `status` says whether calibration succeeded; if not, `tensor` names the refused tensor and
+/// `item`, `row`, `col` its element (item: the index in xs; weights in the float API's in x out
+/// layout), and `layer` is all zeros. `wq_use` ... `wo_use` report each weight tensor's int8 use.
 template <class Layer>
 struct calibration {
   Layer layer;
   quantization input, query, key, value, scores, context, output;
   quantization wq, wk, wv, wo;  // wo is {1, 0} when the layer has no output projection
   static constexpr quantization softmax_output = softmax_output_quantization;
+  calibration_status status = calibration_status::ok;
+  calibration_tensor tensor = calibration_tensor::none;
+  std::size_t item = 0, row = 0, col = 0;
+  weight_use wq_use, wk_use, wv_use, wo_use;
+  constexpr bool ok() const noexcept { return status == calibration_status::ok; }
 };
 
 namespace detail {
 
+// The named error of a NaN or infinite entry in a tensor calibrate reads (deliberately not
+// constexpr: a constant expression that reaches it stops, and the compiler quotes its name with
+// the tensor). clang's notes show the element too: in call to 'element_must_be_finite<...>(value,
+// item, row, col)'.
+template <calibration_tensor T>
+inline void calibrate_refuses_nan_or_infinity_in() noexcept {}
+
+template <calibration_tensor T>
+constexpr bool element_must_be_finite(double v, std::size_t item, std::size_t row, std::size_t col) noexcept {
+  if (v >= std::numeric_limits<double>::lowest() && v <= std::numeric_limits<double>::max()) return true;
+  static_cast<void>(item), static_cast<void>(row), static_cast<void>(col);
+  if (std::is_constant_evaluated()) calibrate_refuses_nan_or_infinity_in<T>();
+  return false;
+}
+
+// Where calibration failed, if it did (the first failure kept).
+struct refusal {
+  calibration_status status = calibration_status::ok;
+  calibration_tensor tensor = calibration_tensor::none;
+  std::size_t item = 0, row = 0, col = 0;
+  constexpr void set(calibration_status s, calibration_tensor t, std::size_t i, std::size_t r, std::size_t c) noexcept {
+    if (status == calibration_status::ok) status = s, tensor = t, item = i, row = r, col = c;
+  }
+};
+
+template <calibration_tensor T, class M>
+constexpr void check_finite(const M& m, std::size_t item, calibration_status s, refusal& r) noexcept {
+  for (std::size_t i = 0; i < M::rows; ++i) {
+    for (std::size_t j = 0; j < M::cols; ++j) {
+      if (!element_must_be_finite<T>(static_cast<double>(m.elems[i][j]), item, i, j)) r.set(s, T, item, i, j);
+    }
+  }
+}
+
+template <class Layer>
+constexpr calibration<Layer> refused(const refusal& r) noexcept {
+  calibration<Layer> c{};
+  c.status = r.status, c.tensor = r.tensor, c.item = r.item, c.row = r.row, c.col = r.col;
+  return c;
+}
+
 struct range {
   double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
+  // A NaN sticks in lo (v != v), so a range that met one is refused below; one statement per
+  // value for the constant evaluator's step count.
   constexpr void add(double v) noexcept {
-    lo = v < lo ? v : lo;
+    lo = v < lo || v != v ? v : lo;
     hi = v > hi ? v : hi;
+  }
+  constexpr bool finite() const noexcept {
+    return lo > hi || (lo >= std::numeric_limits<double>::lowest() && hi <= std::numeric_limits<double>::max());
   }
   constexpr quantization asymmetric() const noexcept {
     return lo > hi ? quantization{1.0, 0} : choose_quantization(lo, hi);
@@ -53,7 +144,7 @@ constexpr quantization symmetric_of(const M& w) noexcept {
   double m = 0;
   for (std::size_t i = 0; i < M::rows; ++i) {
     for (std::size_t j = 0; j < M::cols; ++j) {
-      const double a = w(i, j) < 0 ? -w(i, j) : w(i, j);
+      const double a = w(i, j) < 0 ? -static_cast<double>(w(i, j)) : static_cast<double>(w(i, j));
       m = a > m ? a : m;
     }
   }
@@ -68,6 +159,22 @@ constexpr matrix<std::int8_t, Out, In> quantize_transposed(const M& w, quantizat
     for (std::size_t j = 0; j < Out; ++j) t.elems[j][i] = w(i, j);
   }
   return quantize(t, q);
+}
+
+// The int8 use of quantized weights q (out x in) of W (in x out).
+template <class Q, class M>
+constexpr weight_use use_of(const Q& q, const M& w) noexcept {
+  weight_use u{Q::rows * Q::cols, 0, 0.0};
+  std::int64_t sum = 0;
+  for (std::size_t i = 0; i < Q::rows; ++i) {
+    for (std::size_t j = 0; j < Q::cols; ++j) {
+      const std::int32_t v = q.elems[i][j];
+      sum += v < 0 ? -v : v;
+      u.zeroed += v == 0 && w.elems[j][i] != 0 ? 1U : 0U;
+    }
+  }
+  u.mean_abs_q = static_cast<double>(sum) / static_cast<double>(u.elements);
+  return u;
 }
 
 constexpr matmul_params product_params(quantization lhs, quantization rhs, quantization out,
@@ -127,26 +234,77 @@ constexpr void observe(const X& x, const WQ& wq, const WK& wk, const WV& wv, ran
   }
 }
 
-template <std::size_t H, std::size_t DM, std::size_t QW, std::size_t VW, class WQ, class WK, class WV>
-constexpr attention_heads<DM, H, QW / H, VW / H> make_heads(const WQ& wq, const WK& wk, const WV& wv, quantization in,
-                                                            const range* r, quantization* out) noexcept {
-  const quantization sq = r[0].asymmetric(), sk = r[1].asymmetric(), sv = r[2].asymmetric(), ss = r[3].asymmetric(),
-                     sc = r[4].asymmetric();
-  const quantization wq_q = symmetric_of(wq), wk_q = symmetric_of(wk), wv_q = symmetric_of(wv);
-  attention_heads<DM, H, QW / H, VW / H> l{};
-  l.wq = quantize_transposed<QW, DM>(wq, wq_q);
-  l.wk = quantize_transposed<QW, DM>(wk, wk_q);
-  l.wv = quantize_transposed<VW, DM>(wv, wv_q);
-  l.query = product_params(in, wq_q, sq);
-  l.key = product_params(in, wk_q, sk);
-  l.value = product_params(in, wv_q, sv);
-  constexpr std::size_t head_width = QW / H;  // d_k of one head
-  l.scores = product_params(sq, sk, ss, 1.0 / cxmat::sqrt(static_cast<double>(head_width)));
-  l.softmax = make_softmax_params(ss.scale);
-  l.context = product_params(softmax_output_quantization, sv, sc);
-  out[0] = sq, out[1] = sk, out[2] = sv, out[3] = ss, out[4] = sc;
-  out[5] = wq_q, out[6] = wk_q, out[7] = wv_q;
-  return l;
+// The whole calibration, with or without the output projection (Wo a matrix, or nullptr_t).
+template <class Layer, std::size_t H, class XS, class WQ, class WK, class WV, class WO, class... O>
+constexpr calibration<Layer> calibrate_layer(const XS& xs, const WQ& wq, const WK& wk, const WV& wv, const WO& wo,
+                                             const O&... opts) noexcept {
+  constexpr bool has_wo = !std::is_same_v<WO, std::nullptr_t>;
+  constexpr std::size_t n = XS::rows, dm = XS::cols, qw = WQ::cols, vw = WV::cols;
+  // Refused tensors first: nothing below may meet a NaN or an infinity it did not compute.
+  refusal bad{};
+  for (std::size_t b = 0; b < XS::count; ++b) {
+    check_finite<calibration_tensor::input>(xs[b], b, calibration_status::non_finite_input, bad);
+  }
+  check_finite<calibration_tensor::wq>(wq, 0, calibration_status::non_finite_weight, bad);
+  check_finite<calibration_tensor::wk>(wk, 0, calibration_status::non_finite_weight, bad);
+  check_finite<calibration_tensor::wv>(wv, 0, calibration_status::non_finite_weight, bad);
+  if constexpr (has_wo) check_finite<calibration_tensor::wo>(wo, 0, calibration_status::non_finite_weight, bad);
+  if (bad.status != calibration_status::ok) return refused<Layer>(bad);
+
+  range r[5]{}, rx{}, ry{};
+  double ctx[n * vw]{};
+  for (std::size_t b = 0; b < XS::count; ++b) {
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = 0; j < dm; ++j) rx.add(xs(b, i, j));
+    }
+    observe<H, n, dm, qw, vw>(xs[b], wq, wk, wv, r, ctx, opts...);
+    if constexpr (has_wo) {
+      for (std::size_t i = 0; i < n; ++i) {
+        double y[WO::cols]{};
+        for (std::size_t t = 0; t < vw; ++t) {
+          const double cit = ctx[i * vw + t];
+          for (std::size_t j = 0; j < WO::cols; ++j) y[j] += cit * wo.elems[t][j];
+        }
+        for (std::size_t j = 0; j < WO::cols; ++j) ry.add(y[j]);
+      }
+    }
+  }
+  constexpr calibration_tensor computed[5] = {calibration_tensor::query, calibration_tensor::key,
+                                              calibration_tensor::value, calibration_tensor::scores,
+                                              calibration_tensor::context};
+  for (std::size_t k = 0; k < 5; ++k) {
+    if (!r[k].finite()) bad.set(calibration_status::non_finite_range, computed[k], 0, 0, 0);
+  }
+  if (!ry.finite()) bad.set(calibration_status::non_finite_range, calibration_tensor::output, 0, 0, 0);
+  if (bad.status != calibration_status::ok) return refused<Layer>(bad);
+
+  calibration<Layer> c{};
+  c.input = rx.asymmetric();
+  c.query = r[0].asymmetric(), c.key = r[1].asymmetric(), c.value = r[2].asymmetric();
+  c.scores = r[3].asymmetric(), c.context = r[4].asymmetric();
+  c.wq = symmetric_of(wq), c.wk = symmetric_of(wk), c.wv = symmetric_of(wv);
+  auto& l = static_cast<attention_heads<dm, H, qw / H, vw / H>&>(c.layer);
+  l.wq = quantize_transposed<qw, dm>(wq, c.wq);
+  l.wk = quantize_transposed<qw, dm>(wk, c.wk);
+  l.wv = quantize_transposed<vw, dm>(wv, c.wv);
+  l.query = product_params(c.input, c.wq, c.query);
+  l.key = product_params(c.input, c.wk, c.key);
+  l.value = product_params(c.input, c.wv, c.value);
+  constexpr std::size_t head_width = qw / H;  // d_k of one head
+  l.scores = product_params(c.query, c.key, c.scores, 1.0 / cxmat::sqrt(static_cast<double>(head_width)));
+  l.softmax = make_softmax_params(c.scores.scale);
+  l.context = product_params(softmax_output_quantization, c.value, c.context);
+  c.wq_use = use_of(l.wq, wq), c.wk_use = use_of(l.wk, wk), c.wv_use = use_of(l.wv, wv);
+  if constexpr (has_wo) {
+    c.wo = symmetric_of(wo);
+    c.output = ry.asymmetric();
+    c.layer.wo = quantize_transposed<WO::cols, vw>(wo, c.wo);
+    c.layer.output = product_params(c.context, c.wo, c.output);
+    c.wo_use = use_of(c.layer.wo, wo);
+  } else {
+    c.output = c.context, c.wo = {1.0, 0};
+  }
+  return c;
 }
 
 }  // namespace detail
@@ -157,76 +315,46 @@ template <std::size_t H, auto DM, auto DMq, auto QW, auto DMk, auto KW, auto DMv
 concept CalibrationShapesFit = ProjectionFitsInput<DM, DMq> && ProjectionFitsInput<DM, DMk> &&
     ProjectionFitsInput<DM, DMv> && QueryKeyWidthsMatch<QW, KW> && HeadsDivideWidth<QW, H> && HeadsDivideWidth<VW, H>;
 
+/// calibrate's inputs and weights: float or double (each tensor its own).
+template <class T>
+concept CalibrationElement = std::same_as<T, float> || std::same_as<T, double>;
+
 /// Calibrates H-head self-attention without output projection (the float API's
 /// multi_head_attention<H>(x, Wq, Wk, Wv, masks...)) on the B representative inputs xs (B x n x
 /// d_model): min/max of every tensor over the set, asymmetric int8 activations, symmetric int8
 /// weights, zero biases, and every multiplier from those scales (1/√d_k folded into the scores'
 /// multiplier). Masks passed here shape the score ranges; pass the same ones to the int8 layer.
-template <std::size_t H, extent B, extent N, extent DM, extent DMq, extent QW, extent DMk, extent KW, extent DMv,
-          extent VW, class... O>
-requires CalibrationShapesFit<H, DM, DMq, QW, DMk, KW, DMv, VW> &&(QuantizedMaskFits<O, N>&&...) constexpr calibration<
-    attention_heads<DM.size, H, QW.size / H, VW.size / H>> calibrate(const batch<double, B, N, DM>& xs,
-                                                                     const matrix<double, DMq, QW>& wq,
-                                                                     const matrix<double, DMk, KW>& wk,
-                                                                     const matrix<double, DMv, VW>& wv,
-                                                                     const O&... opts) noexcept {
-  detail::range r[5]{}, rx{};
-  double ctx[N.size * VW.size]{};
-  for (std::size_t b = 0; b < B.size; ++b) {
-    for (std::size_t i = 0; i < N.size; ++i) {
-      for (std::size_t j = 0; j < DM.size; ++j) rx.add(xs(b, i, j));
-    }
-    detail::observe<H, N.size, DM.size, QW.size, VW.size>(xs[b], wq, wk, wv, r, ctx, opts...);
-  }
-  calibration<attention_heads<DM.size, H, QW.size / H, VW.size / H>> c{};
-  c.input = rx.asymmetric();
-  quantization q[8]{};
-  c.layer = detail::make_heads<H, DM.size, QW.size, VW.size>(wq, wk, wv, c.input, r, q);
-  c.query = q[0], c.key = q[1], c.value = q[2], c.scores = q[3], c.context = q[4], c.output = q[4];
-  c.wq = q[5], c.wk = q[6], c.wv = q[7], c.wo = {1.0, 0};
-  return c;
+/// Inputs and weights are float or double (computed in double). A NaN or infinite entry in xs or
+/// a weight is a named error in a constant expression (calibrate_refuses_nan_or_infinity_in<the
+/// tensor>) and at run time the result's status (non_finite_input / non_finite_weight, with the
+/// tensor and element); products that leave double's range give non_finite_range.
+template <std::size_t H, class TX, extent B, extent N, extent DM, class TW, extent DMq, extent QW, extent DMk,
+          extent KW, extent DMv, extent VW, class... O>
+requires CalibrationElement<TX> && CalibrationElement<TW> && CalibrationShapesFit<H, DM, DMq, QW, DMk, KW, DMv, VW> &&
+    (QuantizedMaskFits<O, N>&&...) constexpr calibration<
+        attention_heads<DM.size, H, QW.size / H, VW.size / H>> calibrate(const batch<TX, B, N, DM>& xs,
+                                                                         const matrix<TW, DMq, QW>& wq,
+                                                                         const matrix<TW, DMk, KW>& wk,
+                                                                         const matrix<TW, DMv, VW>& wv,
+                                                                         const O&... opts) noexcept {
+  return detail::calibrate_layer<attention_heads<DM.size, H, QW.size / H, VW.size / H>, H>(xs, wq, wk, wv, nullptr,
+                                                                                           opts...);
 }
 
 /// As above with the output projection Wo ((H·d_v) x d_out): the result's `layer` is an
 /// attention_layer and `output` the quantization of its n x d_out result.
-template <std::size_t H, extent B, extent N, extent DM, extent DMq, extent QW, extent DMk, extent KW, extent DMv,
-          extent VW, extent VWo, extent DO, class... O>
-requires CalibrationShapesFit<H, DM, DMq, QW, DMk, KW, DMv, VW> && OutputProjectionFitsHeads<VW, VWo> &&
-    (QuantizedMaskFits<O, N>&&...) constexpr calibration<
-        attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size>> calibrate(const batch<double, B, N, DM>& xs,
-                                                                                  const matrix<double, DMq, QW>& wq,
-                                                                                  const matrix<double, DMk, KW>& wk,
-                                                                                  const matrix<double, DMv, VW>& wv,
-                                                                                  const matrix<double, VWo, DO>& wo,
+template <std::size_t H, class TX, extent B, extent N, extent DM, class TW, extent DMq, extent QW, extent DMk,
+          extent KW, extent DMv, extent VW, extent VWo, extent DO, class... O>
+requires CalibrationElement<TX> && CalibrationElement<TW> && CalibrationShapesFit<H, DM, DMq, QW, DMk, KW, DMv, VW> &&
+    OutputProjectionFitsHeads<VW, VWo> &&(QuantizedMaskFits<O, N>&&...) constexpr calibration<
+        attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size>> calibrate(const batch<TX, B, N, DM>& xs,
+                                                                                  const matrix<TW, DMq, QW>& wq,
+                                                                                  const matrix<TW, DMk, KW>& wk,
+                                                                                  const matrix<TW, DMv, VW>& wv,
+                                                                                  const matrix<TW, VWo, DO>& wo,
                                                                                   const O&... opts) noexcept {
-  detail::range r[5]{}, rx{}, ry{};
-  double ctx[N.size * VW.size]{};
-  for (std::size_t b = 0; b < B.size; ++b) {
-    for (std::size_t i = 0; i < N.size; ++i) {
-      for (std::size_t j = 0; j < DM.size; ++j) rx.add(xs(b, i, j));
-    }
-    detail::observe<H, N.size, DM.size, QW.size, VW.size>(xs[b], wq, wk, wv, r, ctx, opts...);
-    for (std::size_t i = 0; i < N.size; ++i) {
-      double y[DO.size]{};
-      for (std::size_t t = 0; t < VW.size; ++t) {
-        const double cit = ctx[i * VW.size + t];
-        for (std::size_t j = 0; j < DO.size; ++j) y[j] += cit * wo.elems[t][j];
-      }
-      for (std::size_t j = 0; j < DO.size; ++j) ry.add(y[j]);
-    }
-  }
-  calibration<attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size>> c{};
-  c.input = rx.asymmetric();
-  quantization q[8]{};
-  static_cast<attention_heads<DM.size, H, QW.size / H, VW.size / H>&>(c.layer) =
-      detail::make_heads<H, DM.size, QW.size, VW.size>(wq, wk, wv, c.input, r, q);
-  c.query = q[0], c.key = q[1], c.value = q[2], c.scores = q[3], c.context = q[4];
-  c.wq = q[5], c.wk = q[6], c.wv = q[7];
-  c.wo = detail::symmetric_of(wo);
-  c.output = ry.asymmetric();
-  c.layer.wo = detail::quantize_transposed<DO.size, VW.size>(wo, c.wo);
-  c.layer.output = detail::product_params(c.context, c.wo, c.output);
-  return c;
+  return detail::calibrate_layer<attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size>, H>(xs, wq, wk, wv, wo,
+                                                                                                    opts...);
 }
 
 }  // namespace cxmat::q8

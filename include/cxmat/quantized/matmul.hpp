@@ -99,10 +99,13 @@ template <class A, class B, std::size_t OutCols>
 constexpr void matmul_transposed_kernel(A a, B b, std::size_t rows, std::size_t cols, std::size_t depth,
                                         const std::int32_t* bias, const matmul_params& p, std::int8_t (*out)[OutCols],
                                         std::size_t out_col0) noexcept {
+  // requantize's shift checked and split once (a named error in a constant expression when out of range).
+  const std::int32_t shift = checked_shift(p.output.shift), left = shift > 0 ? shift : 0,
+                     right = shift > 0 ? 0 : -shift;
   for (std::size_t i = 0; i < rows; ++i) {
     for (std::size_t j = 0; j < cols; ++j) {
       const std::int32_t acc = dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset) + (bias != nullptr ? bias[j] : 0);
-      const std::int32_t v = requantize(acc, p.output) + p.output_offset;
+      const std::int32_t v = requantize_by(acc, p.output.multiplier, left, right) + p.output_offset;
       out[i][out_col0 + j] = static_cast<std::int8_t>(
           v < p.activation_min ? p.activation_min : (v > p.activation_max ? p.activation_max : v));
     }
