@@ -469,3 +469,110 @@ TEST_CASE("refused values give documented results, never undefined behaviour", "
     CHECK(fine.wo_use == fine.wq_use);
   }
 }
+
+TEST_CASE("calibrate takes float weights and PyTorch's projection biases", "[q8][calibrate]") {
+  q8_test::lcg g{21};
+  cxmat::batch<double, 4, 8, 16> xs{};
+  for (auto& x : xs.items) x = q8_test::random_matrix<matrix<double, 8, 16>>(g, 2.0);
+  const auto wq = q8_test::random_matrix<matrix<double, 16, 16>>(g, 0.6);
+  const auto wk = q8_test::random_matrix<matrix<double, 16, 16>>(g, 0.6);
+  const auto wv = q8_test::random_matrix<matrix<double, 16, 16>>(g, 0.6);
+  const auto wo = q8_test::random_matrix<matrix<double, 16, 16>>(g, 0.6);
+  const auto bq = q8_test::random_matrix<matrix<double, 1, 16>>(g, 0.5);
+  const auto bk = q8_test::random_matrix<matrix<double, 1, 16>>(g, 0.5);
+  const auto bv = q8_test::random_matrix<matrix<double, 1, 16>>(g, 0.5);
+  const auto bo = q8_test::random_matrix<matrix<double, 1, 16>>(g, 0.5);
+  const auto cal = q8::calibrate<2>(xs, wq, wk, wv, wo, cxmat::query_bias(bq), cxmat::key_bias(bk),
+                                    cxmat::value_bias(bv), cxmat::output_bias(bo));
+  REQUIRE(cal.ok());
+
+  // The ranges of Q = X·Wq + bq and V = X·Wv + bv over the set, by plain loops.
+  double qlo = 1e300, qhi = -1e300, vlo = 1e300, vhi = -1e300;
+  for (const auto& x : xs.items) {
+    for (std::size_t i = 0; i < 8; ++i) {
+      for (std::size_t j = 0; j < 16; ++j) {
+        double q = 0, v = 0;
+        for (std::size_t t = 0; t < 16; ++t) q += x(i, t) * wq(t, j), v += x(i, t) * wv(t, j);
+        q += bq(0, j), v += bv(0, j);
+        qlo = std::min(qlo, q), qhi = std::max(qhi, q), vlo = std::min(vlo, v), vhi = std::max(vhi, v);
+      }
+    }
+  }
+  const auto near = [](q8::quantization a, q8::quantization b) {
+    return std::abs(a.scale / b.scale - 1) < 1e-12 && a.zero_point == b.zero_point;
+  };
+  CHECK(near(cal.query, choose_libm(qlo, qhi)));
+  CHECK(near(cal.value, choose_libm(vlo, vhi)));
+
+  // int32 biases with scale input scale · weight scale, rounded half away from zero (TFLite).
+  for (std::size_t j = 0; j < 16; ++j) {
+    CHECK(cal.layer.bq(0, j) == static_cast<std::int32_t>(std::round(bq(0, j) / (cal.input.scale * cal.wq.scale))));
+    CHECK(cal.layer.bk(0, j) == static_cast<std::int32_t>(std::round(bk(0, j) / (cal.input.scale * cal.wk.scale))));
+    CHECK(cal.layer.bv(0, j) == static_cast<std::int32_t>(std::round(bv(0, j) / (cal.input.scale * cal.wv.scale))));
+    CHECK(cal.layer.bo(0, j) == static_cast<std::int32_t>(std::round(bo(0, j) / (cal.context.scale * cal.wo.scale))));
+  }
+
+  // The int8 layer with its biases equals the reference layer, and stays close to the float
+  // layer with the same biases.
+  double worst = 0;
+  for (const auto& x : xs.items) {
+    const auto x8 = q8::quantize(x, cal.input);
+    const auto y8 = q8::multi_head_attention(x8, cal.layer);
+    std::int8_t want[8 * 16]{};
+    q8_test::run_reference<8, 16, 2, 8, 8, 16>(cal.layer, x8, nullptr, want);
+    const auto y = cxmat::multi_head_attention<2>(x, wq, wk, wv, wo, cxmat::query_bias(bq), cxmat::key_bias(bk),
+                                                  cxmat::value_bias(bv), cxmat::output_bias(bo));
+    for (std::size_t i = 0; i < 8; ++i) {
+      for (std::size_t j = 0; j < 16; ++j) {
+        REQUIRE(y8(i, j) == want[i * 16 + j]);
+        worst = std::max(worst,
+                         std::abs(cal.output.scale * (y8(i, j) - cal.output.zero_point) - y(i, j)) / cal.output.scale);
+      }
+    }
+  }
+  // docs/quantized.md's accuracy table: at most 3.29 steps on the calibration set at this shape
+  // without biases; 4 allows for the biases' own rounding (3.21 measured).
+  INFO("largest distance from the float layer, in output steps: " << worst);
+  CHECK(worst <= 4.0);
+
+  // float weights and biases are taken at their exact double values.
+  matrix<float, 16, 16> wqf{}, wkf{}, wvf{};
+  matrix<float, 1, 16> bqf{};
+  matrix<double, 16, 16> wqd{}, wkd{}, wvd{};
+  matrix<double, 1, 16> bqd{};
+  for (std::size_t i = 0; i < 16; ++i) {
+    for (std::size_t j = 0; j < 16; ++j) {
+      wqf(i, j) = static_cast<float>(wq(i, j)), wkf(i, j) = static_cast<float>(wk(i, j));
+      wvf(i, j) = static_cast<float>(wv(i, j));
+      wqd(i, j) = wqf(i, j), wkd(i, j) = wkf(i, j), wvd(i, j) = wvf(i, j);
+    }
+    bqf(0, i) = static_cast<float>(bq(0, i)), bqd(0, i) = bqf(0, i);
+  }
+  const auto from_float = q8::calibrate<2>(xs, wqf, wkf, wvf, cxmat::query_bias(bqf), cxmat::causal);
+  const auto from_double = q8::calibrate<2>(xs, wqd, wkd, wvd, cxmat::query_bias(bqd), cxmat::causal);
+  CHECK(from_float.layer.wq == from_double.layer.wq);
+  CHECK(from_float.layer.bq == from_double.layer.bq);
+  CHECK(from_float.layer.scores == from_double.layer.scores);
+  CHECK(from_float.layer.softmax == from_double.layer.softmax);
+  CHECK(from_float.context == from_double.context);
+
+  // A NaN bias is refused like a NaN weight.
+  auto bad = bv;
+  bad(0, 3) = std::numeric_limits<double>::quiet_NaN();
+  const auto refused = q8::calibrate<2>(xs, wq, wk, wv, cxmat::value_bias(bad));
+  CHECK((refused.status == q8::calibration_status::non_finite_weight && refused.tensor == q8::calibration_tensor::bv));
+  CHECK(refused.col == 3);
+}
+
+// calibrate's options: an output bias needs W_o, each bias is as wide as its projection.
+template <class... A>
+constexpr bool calibrates = requires(const A&... a) {
+  q8::calibrate<2>(a...);
+};
+using xs_t = cxmat::batch<double, 1, 4, 8>;
+using w_t = matrix<double, 8, 8>;
+static_assert(calibrates<xs_t, w_t, w_t, w_t, cxmat::projection_bias<cxmat::projection::key, double, 8>>);
+static_assert(!calibrates<xs_t, w_t, w_t, w_t, cxmat::projection_bias<cxmat::projection::key, double, 6>>);
+static_assert(!calibrates<xs_t, w_t, w_t, w_t, cxmat::projection_bias<cxmat::projection::output, double, 8>>);
+static_assert(calibrates<xs_t, w_t, w_t, w_t, w_t, cxmat::projection_bias<cxmat::projection::output, float, 8>>);
+static_assert(!calibrates<xs_t, w_t, w_t, w_t, cxmat::projection_bias<cxmat::projection::value, int, 8>>);

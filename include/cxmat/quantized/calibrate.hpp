@@ -43,6 +43,10 @@ enum class calibration_tensor : std::uint8_t {
   wk,
   wv,
   wo,
+  bq,
+  bk,
+  bv,
+  bo,
   query,
   key,
   value,
@@ -183,11 +187,17 @@ constexpr matmul_params product_params(quantization lhs, quantization rhs, quant
           quantize_multiplier(lhs.scale * rhs.scale * extra / out.scale)};
 }
 
+// Projection biases take no part in masking.
+template <projection P, class T, extent W>
+constexpr bool allows(const projection_bias<P, T, W>& /*o*/, std::size_t /*i*/, std::size_t /*j*/) noexcept {
+  return true;
+}
+
 // The float layer on one input, reporting every intermediate to the ranges (masked scores are
 // left out: the int8 layer never quantizes them).
 template <std::size_t H, std::size_t N, std::size_t DM, std::size_t QW, std::size_t VW, class X, class WQ, class WK,
-          class WV, class... O>
-constexpr void observe(const X& x, const WQ& wq, const WK& wk, const WV& wv, range* r, double* ctx,
+          class WV, class B, class... O>
+constexpr void observe(const X& x, const WQ& wq, const WK& wk, const WV& wv, const B& bias, range* r, double* ctx,
                        const O&... opts) noexcept {
   constexpr std::size_t dk = QW / H, dv = VW / H;
   double q[N][QW]{}, k[N][QW]{}, v[N][VW]{};
@@ -200,8 +210,9 @@ constexpr void observe(const X& x, const WQ& wq, const WK& wk, const WV& wv, ran
       for (std::size_t j = 0; j < QW; ++j) k[i][j] += xit * wk.elems[t][j];
       for (std::size_t j = 0; j < VW; ++j) v[i][j] += xit * wv.elems[t][j];
     }
-    for (std::size_t j = 0; j < QW; ++j) r[0].add(q[i][j]), r[1].add(k[i][j]);
-    for (std::size_t j = 0; j < VW; ++j) r[2].add(v[i][j]);
+    // The biases after the products, as the float API adds them (X·W + b).
+    for (std::size_t j = 0; j < QW; ++j) r[0].add(q[i][j] += bias.q[j]), r[1].add(k[i][j] += bias.k[j]);
+    for (std::size_t j = 0; j < VW; ++j) r[2].add(v[i][j] += bias.v[j]);
   }
   const double root = cxmat::sqrt(static_cast<double>(dk));
   for (std::size_t h = 0; h < H; ++h) {
@@ -234,6 +245,41 @@ constexpr void observe(const X& x, const WQ& wq, const WK& wk, const WV& wv, ran
   }
 }
 
+// The float biases of the four projections (zero where none is given), in double.
+template <std::size_t QW, std::size_t VW, std::size_t DO>
+struct float_biases {
+  double q[QW]{}, k[QW]{}, v[VW]{}, o[DO]{};
+};
+template <projection P, std::size_t W, class O>
+constexpr void take_bias(double (&/*b*/)[W], const O& /*option*/) noexcept {}
+template <projection P, std::size_t W, class U, extent BW>
+constexpr void take_bias(double (&b)[W], const projection_bias<P, U, BW>& o) noexcept {
+  for (std::size_t j = 0; j < W; ++j) b[j] = o.values.elems[0][j];
+}
+template <calibration_tensor T, projection P, class O>
+constexpr void check_bias(const O& /*option*/, refusal& /*r*/) noexcept {}
+template <calibration_tensor T, projection P, class U, extent BW>
+constexpr void check_bias(const projection_bias<P, U, BW>& o, refusal& r) noexcept {
+  check_finite<T>(o.values, 0, calibration_status::non_finite_weight, r);
+}
+
+// An int32 bias row of scale `scale` (TFLite: input scale · weight scale, zero point 0).
+template <std::size_t W>
+constexpr matrix<std::int32_t, 1, W> quantized_bias(const double (&b)[W], double scale) noexcept {
+  matrix<double, 1, W> m{};
+  for (std::size_t j = 0; j < W; ++j) m.elems[0][j] = b[j];
+  return quantize_bias(m, scale);
+}
+
+template <class WO>
+constexpr std::size_t out_width() noexcept {
+  if constexpr (std::is_same_v<WO, std::nullptr_t>) {
+    return 1;
+  } else {
+    return WO::cols;
+  }
+}
+
 // The whole calibration, with or without the output projection (Wo a matrix, or nullptr_t).
 template <class Layer, std::size_t H, class XS, class WQ, class WK, class WV, class WO, class... O>
 constexpr calibration<Layer> calibrate_layer(const XS& xs, const WQ& wq, const WK& wk, const WV& wv, const WO& wo,
@@ -249,7 +295,17 @@ constexpr calibration<Layer> calibrate_layer(const XS& xs, const WQ& wq, const W
   check_finite<calibration_tensor::wk>(wk, 0, calibration_status::non_finite_weight, bad);
   check_finite<calibration_tensor::wv>(wv, 0, calibration_status::non_finite_weight, bad);
   if constexpr (has_wo) check_finite<calibration_tensor::wo>(wo, 0, calibration_status::non_finite_weight, bad);
+  (check_bias<calibration_tensor::bq, projection::query>(opts, bad), ...);
+  (check_bias<calibration_tensor::bk, projection::key>(opts, bad), ...);
+  (check_bias<calibration_tensor::bv, projection::value>(opts, bad), ...);
+  (check_bias<calibration_tensor::bo, projection::output>(opts, bad), ...);
   if (bad.status != calibration_status::ok) return refused<Layer>(bad);
+  constexpr std::size_t dout = has_wo ? out_width<WO>() : 1;
+  float_biases<qw, vw, dout> fb{};
+  (take_bias<projection::query>(fb.q, opts), ...);
+  (take_bias<projection::key>(fb.k, opts), ...);
+  (take_bias<projection::value>(fb.v, opts), ...);
+  (take_bias<projection::output>(fb.o, opts), ...);
 
   range r[5]{}, rx{}, ry{};
   double ctx[n * vw]{};
@@ -257,7 +313,7 @@ constexpr calibration<Layer> calibrate_layer(const XS& xs, const WQ& wq, const W
     for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t j = 0; j < dm; ++j) rx.add(xs(b, i, j));
     }
-    observe<H, n, dm, qw, vw>(xs[b], wq, wk, wv, r, ctx, opts...);
+    observe<H, n, dm, qw, vw>(xs[b], wq, wk, wv, fb, r, ctx, opts...);
     if constexpr (has_wo) {
       for (std::size_t i = 0; i < n; ++i) {
         double y[WO::cols]{};
@@ -265,7 +321,7 @@ constexpr calibration<Layer> calibrate_layer(const XS& xs, const WQ& wq, const W
           const double cit = ctx[i * vw + t];
           for (std::size_t j = 0; j < WO::cols; ++j) y[j] += cit * wo.elems[t][j];
         }
-        for (std::size_t j = 0; j < WO::cols; ++j) ry.add(y[j]);
+        for (std::size_t j = 0; j < WO::cols; ++j) ry.add(y[j] + fb.o[j]);
       }
     }
   }
@@ -287,6 +343,9 @@ constexpr calibration<Layer> calibrate_layer(const XS& xs, const WQ& wq, const W
   l.wq = quantize_transposed<qw, dm>(wq, c.wq);
   l.wk = quantize_transposed<qw, dm>(wk, c.wk);
   l.wv = quantize_transposed<vw, dm>(wv, c.wv);
+  l.bq = quantized_bias(fb.q, c.input.scale * c.wq.scale);
+  l.bk = quantized_bias(fb.k, c.input.scale * c.wk.scale);
+  l.bv = quantized_bias(fb.v, c.input.scale * c.wv.scale);
   l.query = product_params(c.input, c.wq, c.query);
   l.key = product_params(c.input, c.wk, c.key);
   l.value = product_params(c.input, c.wv, c.value);
@@ -299,6 +358,7 @@ constexpr calibration<Layer> calibrate_layer(const XS& xs, const WQ& wq, const W
     c.wo = symmetric_of(wo);
     c.output = ry.asymmetric();
     c.layer.wo = quantize_transposed<WO::cols, vw>(wo, c.wo);
+    c.layer.bo = quantized_bias(fb.o, c.context.scale * c.wo.scale);
     c.layer.output = product_params(c.context, c.wo, c.output);
     c.wo_use = use_of(c.layer.wo, wo);
   } else {
@@ -315,6 +375,29 @@ template <std::size_t H, auto DM, auto DMq, auto QW, auto DMk, auto KW, auto DMv
 concept CalibrationShapesFit = ProjectionFitsInput<DM, DMq> && ProjectionFitsInput<DM, DMk> &&
     ProjectionFitsInput<DM, DMv> && QueryKeyWidthsMatch<QW, KW> && HeadsDivideWidth<QW, H> && HeadsDivideWidth<VW, H>;
 
+/// calibrate's options: masks that fit the n x n scores, and at most one float or double bias per
+/// projection (query_bias, key_bias, value_bias; output_bias only with Wo), each as wide as its
+/// projection, as the float API takes them (PyTorch's in_proj_bias and out_proj.bias).
+template <projection P, auto W, auto QW, auto VW, auto DO>
+constexpr bool bias_fits_projection() noexcept {
+  if constexpr (P == projection::value) {
+    return compatible_extents<W, VW>;
+  } else if constexpr (P == projection::output) {
+    return compatible_extents<W, DO>;
+  } else {
+    return compatible_extents<W, QW>;
+  }
+}
+template <class O, auto N, auto QW, auto VW, auto DO, bool HasWo>
+inline constexpr bool calibration_option_fits = QuantizedMaskFits<O, N>;
+template <auto N, auto QW, auto VW, auto DO, bool HasWo, projection P, class U, extent W>
+inline constexpr bool calibration_option_fits<projection_bias<P, U, W>, N, QW, VW, DO, HasWo> =
+    (std::same_as<U, float> || std::same_as<U, double>)&&(P != projection::output || HasWo) &&
+    bias_fits_projection<P, W, QW, VW, DO>();
+template <auto N, auto QW, auto VW, auto DO, bool HasWo, class... O>
+concept CalibrationOptionsFit =
+    (calibration_option_fits<std::remove_cvref_t<O>, N, QW, VW, DO, HasWo> && ...) && OptionsAreConsistent<O...>;
+
 /// calibrate's inputs and weights: float or double (each tensor its own).
 template <class T>
 concept CalibrationElement = std::same_as<T, float> || std::same_as<T, double>;
@@ -322,8 +405,11 @@ concept CalibrationElement = std::same_as<T, float> || std::same_as<T, double>;
 /// Calibrates H-head self-attention without output projection (the float API's
 /// multi_head_attention<H>(x, Wq, Wk, Wv, masks...)) on the B representative inputs xs (B x n x
 /// d_model): min/max of every tensor over the set, asymmetric int8 activations, symmetric int8
-/// weights, zero biases, and every multiplier from those scales (1/√d_k folded into the scores'
-/// multiplier). Masks passed here shape the score ranges; pass the same ones to the int8 layer.
+/// weights, int32 biases (scale input scale · weight scale, zero point 0; zero where none is
+/// given), and every multiplier from those scales (1/√d_k folded into the scores' multiplier).
+/// Options: masks, which shape the score ranges (pass the same ones to the int8 layer), and the
+/// float API's query_bias, key_bias, value_bias (and output_bias with Wo), which the int8 layer
+/// holds in its bq, bk, bv (bo).
 /// Inputs and weights are float or double (computed in double). A NaN or infinite entry in xs or
 /// a weight is a named error in a constant expression (calibrate_refuses_nan_or_infinity_in<the
 /// tensor>) and at run time the result's status (non_finite_input / non_finite_weight, with the
@@ -331,12 +417,14 @@ concept CalibrationElement = std::same_as<T, float> || std::same_as<T, double>;
 template <std::size_t H, class TX, extent B, extent N, extent DM, class TW, extent DMq, extent QW, extent DMk,
           extent KW, extent DMv, extent VW, class... O>
 requires CalibrationElement<TX> && CalibrationElement<TW> && CalibrationShapesFit<H, DM, DMq, QW, DMk, KW, DMv, VW> &&
-    (QuantizedMaskFits<O, N>&&...) constexpr calibration<
-        attention_heads<DM.size, H, QW.size / H, VW.size / H>> calibrate(const batch<TX, B, N, DM>& xs,
-                                                                         const matrix<TW, DMq, QW>& wq,
-                                                                         const matrix<TW, DMk, KW>& wk,
-                                                                         const matrix<TW, DMv, VW>& wv,
-                                                                         const O&... opts) noexcept {
+    CalibrationOptionsFit < N,
+    QW, VW, extent<anonymous> {
+  1
+}
+, false,
+    O... > constexpr calibration<attention_heads<DM.size, H, QW.size / H, VW.size / H>> calibrate(
+               const batch<TX, B, N, DM>& xs, const matrix<TW, DMq, QW>& wq, const matrix<TW, DMk, KW>& wk,
+               const matrix<TW, DMv, VW>& wv, const O&... opts) noexcept {
   return detail::calibrate_layer<attention_heads<DM.size, H, QW.size / H, VW.size / H>, H>(xs, wq, wk, wv, nullptr,
                                                                                            opts...);
 }
@@ -346,13 +434,10 @@ requires CalibrationElement<TX> && CalibrationElement<TW> && CalibrationShapesFi
 template <std::size_t H, class TX, extent B, extent N, extent DM, class TW, extent DMq, extent QW, extent DMk,
           extent KW, extent DMv, extent VW, extent VWo, extent DO, class... O>
 requires CalibrationElement<TX> && CalibrationElement<TW> && CalibrationShapesFit<H, DM, DMq, QW, DMk, KW, DMv, VW> &&
-    OutputProjectionFitsHeads<VW, VWo> &&(QuantizedMaskFits<O, N>&&...) constexpr calibration<
-        attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size>> calibrate(const batch<TX, B, N, DM>& xs,
-                                                                                  const matrix<TW, DMq, QW>& wq,
-                                                                                  const matrix<TW, DMk, KW>& wk,
-                                                                                  const matrix<TW, DMv, VW>& wv,
-                                                                                  const matrix<TW, VWo, DO>& wo,
-                                                                                  const O&... opts) noexcept {
+    OutputProjectionFitsHeads<VW, VWo> && CalibrationOptionsFit<N, QW, VW, DO, true, O...>
+constexpr calibration<attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size>> calibrate(
+    const batch<TX, B, N, DM>& xs, const matrix<TW, DMq, QW>& wq, const matrix<TW, DMk, KW>& wk,
+    const matrix<TW, DMv, VW>& wv, const matrix<TW, VWo, DO>& wo, const O&... opts) noexcept {
   return detail::calibrate_layer<attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size>, H>(xs, wq, wk, wv, wo,
                                                                                                     opts...);
 }
