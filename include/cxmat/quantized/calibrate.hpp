@@ -74,8 +74,8 @@ struct weight_use {
 template <class Layer>
 struct calibration {
   Layer layer;
-  quantization input, query, key, value, scores, context, output;
-  quantization wq, wk, wv, wo;  // wo is {1, 0} when the layer has no output projection
+  quantization input{}, query{}, key{}, value{}, scores{}, context{}, output{};
+  quantization wq{}, wk{}, wv{}, wo{};  // wo is {1, 0} when the layer has no output projection
   static constexpr quantization softmax_output = softmax_output_quantization;
   calibration_status status = calibration_status::ok;
   calibration_tensor tensor = calibration_tensor::none;
