@@ -63,6 +63,8 @@ concept QuantizedMaskFits = AttentionOption<O> && cxmat::detail::option_traits<s
 namespace shape_error {
 template <class XCols, std::size_t DModel>
 struct q8_attention_x_cols_must_equal_layer_d_model;  // x is n x d_model of the layer it runs through
+template <class Rows, class Cols>
+struct q8_input_must_be_int8_not_uint8;  // uint8 q, zero point z: pass int8 q - 128 with zero point z - 128
 }  // namespace shape_error
 
 namespace detail {
@@ -188,6 +190,18 @@ requires(!InputFitsLayer<DM, DModel>)
     shape_error::q8_attention_x_cols_must_equal_layer_d_model<dim_of<DM>, DModel> multi_head_attention(
         const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV>& heads, const O&... opts)
 noexcept;
+
+/// Error: q8::multi_head_attention(x, layer) with a uint8 x (TFLite's older asymmetric uint8
+/// scheme). The int8 layer takes int8, as TFLite's int8 kernels do: a uint8 tensor q with zero
+/// point z is the int8 tensor q - 128 with zero point z - 128 and the same scale.
+template <extent N, extent DM, class Layer, class... O>
+shape_error::q8_input_must_be_int8_not_uint8<dim_of<N>, dim_of<DM>> multi_head_attention(
+    const matrix<std::uint8_t, N, DM>& x, const Layer& layer, const O&... opts) noexcept;
+
+/// Error: q8::attention_probabilities(x, layer) with a uint8 x (see above).
+template <extent N, extent DM, class Layer, class... O>
+shape_error::q8_input_must_be_int8_not_uint8<dim_of<N>, dim_of<DM>> attention_probabilities(
+    const matrix<std::uint8_t, N, DM>& x, const Layer& layer, const O&... opts) noexcept;
 
 }  // namespace cxmat::q8
 
