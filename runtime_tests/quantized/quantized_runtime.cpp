@@ -576,3 +576,79 @@ static_assert(!calibrates<xs_t, w_t, w_t, w_t, cxmat::projection_bias<cxmat::pro
 static_assert(!calibrates<xs_t, w_t, w_t, w_t, cxmat::projection_bias<cxmat::projection::output, double, 8>>);
 static_assert(calibrates<xs_t, w_t, w_t, w_t, w_t, cxmat::projection_bias<cxmat::projection::output, float, 8>>);
 static_assert(!calibrates<xs_t, w_t, w_t, w_t, cxmat::projection_bias<cxmat::projection::value, int, 8>>);
+
+TEST_CASE("calibrate with per_channel_weights: one scale per output channel, as TFLite's fully-connected weights",
+          "[q8][calibrate]") {
+  q8_test::lcg g{31};
+  cxmat::batch<double, 4, 8, 16> xs{};
+  for (auto& x : xs.items) x = q8_test::random_matrix<matrix<double, 8, 16>>(g, 2.0);
+  auto wq = q8_test::random_matrix<matrix<double, 16, 16>>(g, 0.6);
+  const auto wk = q8_test::random_matrix<matrix<double, 16, 16>>(g, 0.6);
+  const auto wv = q8_test::random_matrix<matrix<double, 16, 16>>(g, 0.6);
+  const auto wo = q8_test::random_matrix<matrix<double, 16, 16>>(g, 0.6);
+  const auto bq = q8_test::random_matrix<matrix<double, 1, 16>>(g, 0.5);
+  const auto bo = q8_test::random_matrix<matrix<double, 1, 16>>(g, 0.5);
+  // Channel 5 of W_q 40 times larger than the rest: per tensor it flattens the other channels.
+  for (std::size_t i = 0; i < 16; ++i) wq(i, 5) *= 40.0;
+  const auto pc =
+      q8::calibrate<2>(xs, wq, wk, wv, wo, q8::per_channel_weights, cxmat::query_bias(bq), cxmat::output_bias(bo));
+  const auto pt = q8::calibrate<2>(xs, wq, wk, wv, wo, cxmat::query_bias(bq), cxmat::output_bias(bo));
+  REQUIRE(pc.ok());
+  static_assert(decltype(pc.layer)::per_channel && !decltype(pt.layer)::per_channel);
+  // Per channel adds exactly the 64 requantizers; a per-tensor layer carries nothing for them.
+  static_assert(sizeof(pc.layer) - sizeof(pt.layer) == 64 * sizeof(q8::requantizer));
+
+  // Scales, weights, biases and multipliers of each channel, recomputed here: scale_j = max_i
+  // |W(i, j)| / 127, q = round(W / scale_j), bias = round(b_j / (s_x·scale_j)), and the
+  // requantizer of s_x·scale_j / s_q (TFLite's QuantizeMultiplier with libm).
+  const auto check_channels = [&](const matrix<double, 16, 16>& w, const auto& scales, const auto& weights,
+                                  const q8::requantizer* reqs, double in_scale, double out_scale) {
+    for (std::size_t j = 0; j < 16; ++j) {
+      double m = 0;
+      for (std::size_t i = 0; i < 16; ++i) m = std::max(m, std::abs(w(i, j)));
+      REQUIRE(scales(0, j) == m / 127.0);
+      for (std::size_t i = 0; i < 16; ++i) REQUIRE(weights(j, i) == std::round(w(i, j) / scales(0, j)));
+      REQUIRE(reqs[j] == quantize_multiplier_libm(in_scale * scales(0, j) / out_scale));
+    }
+  };
+  check_channels(wq, pc.wq_scales, pc.layer.wq, pc.layer.channels.query, pc.input.scale, pc.query.scale);
+  check_channels(wk, pc.wk_scales, pc.layer.wk, pc.layer.channels.key, pc.input.scale, pc.key.scale);
+  check_channels(wv, pc.wv_scales, pc.layer.wv, pc.layer.channels.value, pc.input.scale, pc.value.scale);
+  check_channels(wo, pc.wo_scales, pc.layer.wo, pc.layer.output_channels.values, pc.context.scale, pc.output.scale);
+  for (std::size_t j = 0; j < 16; ++j) {
+    CHECK(pc.layer.bq(0, j) == std::round(bq(0, j) / (pc.input.scale * pc.wq_scales(0, j))));
+    CHECK(pc.layer.bo(0, j) == std::round(bo(0, j) / (pc.context.scale * pc.wo_scales(0, j))));
+    CHECK(pt.wq_scales(0, j) == pt.wq.scale);
+  }
+  CHECK(pc.wq.scale == pt.wq.scale);  // the largest channel's scale is the tensor's
+
+  // Bit for bit with the reference layer (per-column multipliers), with and without a mask; and
+  // closer to the float layer than per tensor, whose small channels lose their bits.
+  double worst_pc = 0, worst_pt = 0;
+  for (const auto& x : xs.items) {
+    const auto y = cxmat::multi_head_attention<2>(x, wq, wk, wv, wo, cxmat::query_bias(bq), cxmat::output_bias(bo));
+    const auto x8 = q8::quantize(x, pc.input);
+    std::int8_t want[8 * 16]{};
+    q8_test::run_reference<8, 16, 2, 8, 8, 16>(pc.layer, x8, nullptr, want);
+    const auto y8 = q8::multi_head_attention(x8, pc.layer);
+    bool causal[8 * 8]{};
+    for (std::size_t i = 0; i < 8; ++i)
+      for (std::size_t j = 0; j <= i; ++j) causal[i * 8 + j] = true;
+    std::int8_t want_causal[8 * 16]{};
+    q8_test::run_reference<8, 16, 2, 8, 8, 16>(pc.layer, x8, causal, want_causal);
+    const auto y8c = q8::multi_head_attention(x8, pc.layer, cxmat::causal);
+    const auto y8t = q8::multi_head_attention(q8::quantize(x, pt.input), pt.layer);
+    for (std::size_t i = 0; i < 8; ++i) {
+      for (std::size_t j = 0; j < 16; ++j) {
+        REQUIRE(y8(i, j) == want[i * 16 + j]);
+        REQUIRE(y8c(i, j) == want_causal[i * 16 + j]);
+        worst_pc = std::max(worst_pc, std::abs(pc.output.scale * (y8(i, j) - pc.output.zero_point) - y(i, j)));
+        worst_pt = std::max(worst_pt, std::abs(pt.output.scale * (y8t(i, j) - pt.output.zero_point) - y(i, j)));
+      }
+    }
+  }
+  INFO("largest error per channel " << worst_pc << ", per tensor " << worst_pt << " (output scale " << pc.output.scale
+                                    << ")");
+  CHECK(worst_pc < worst_pt);
+  CHECK(pc.wq_use.zeroed < pt.wq_use.zeroed);
+}

@@ -65,6 +65,25 @@ struct weight_use {
   friend constexpr bool operator==(const weight_use&, const weight_use&) = default;
 };
 
+/// calibrate's option for per-channel weights (TFLite's default for fully-connected weights):
+/// each output channel of W_q, W_k, W_v (and W_o) gets its own symmetric scale max|w| / 127 over
+/// that channel, so one large channel does not flatten the others.
+struct per_channel_weights_t {
+  explicit constexpr per_channel_weights_t() = default;
+};
+inline constexpr per_channel_weights_t per_channel_weights{};
+
+namespace detail {
+template <class Layer>
+constexpr std::size_t out_width_of() noexcept {
+  if constexpr (requires { Layer::d_out; }) {
+    return Layer::d_out;
+  } else {
+    return 1;
+  }
+}
+}  // namespace detail
+
 /// A calibrated int8 layer and the quantization of every tensor around it: `layer` is what runs
 /// (attention_heads or attention_layer); `input` quantizes x, `output` reads the result back
 /// (for attention_heads it equals `context`); the rest document the intermediate tensors.
@@ -81,6 +100,11 @@ struct calibration {
   calibration_tensor tensor = calibration_tensor::none;
   std::size_t item = 0, row = 0, col = 0;
   weight_use wq_use, wk_use, wv_use, wo_use;
+  /// Each output channel's weight scale (all equal to wq.scale ... in a per-tensor calibration;
+  /// with per_channel_weights, wq ... wo hold the largest, the per-tensor scale).
+  matrix<double, 1, Layer::heads * Layer::d_k> wq_scales{}, wk_scales{};
+  matrix<double, 1, Layer::heads * Layer::d_v> wv_scales{};
+  matrix<double, 1, detail::out_width_of<Layer>()> wo_scales{};
   constexpr bool ok() const noexcept { return status == calibration_status::ok; }
 };
 
@@ -165,6 +189,33 @@ constexpr matrix<std::int8_t, Out, In> quantize_transposed(const M& w, quantizat
   return quantize(t, q);
 }
 
+// Each output channel's symmetric scale of W (in x out): column j's max|w| / 127 per channel, or
+// the tensor's scale for every channel.
+template <class M, class S>
+constexpr void channel_scales(const M& w, quantization tensor, bool per_channel, S& scales) noexcept {
+  for (std::size_t j = 0; j < M::cols; ++j) {
+    double m = 0;
+    for (std::size_t i = 0; per_channel && i < M::rows; ++i) {
+      const double a = w(i, j) < 0 ? -static_cast<double>(w(i, j)) : static_cast<double>(w(i, j));
+      m = a > m ? a : m;
+    }
+    scales.elems[0][j] = per_channel ? choose_symmetric_quantization(m).scale : tensor.scale;
+  }
+}
+
+// W (in x out) into TFLite's [out, in] layout, output channel j with scales(0, j).
+template <std::size_t Out, std::size_t In, class M, class S>
+constexpr matrix<std::int8_t, Out, In> quantize_channels(const M& w, const S& scales) noexcept {
+  matrix<std::int8_t, Out, In> out{};
+  for (std::size_t j = 0; j < Out; ++j) {
+    matrix<double, 1, In> row{};
+    for (std::size_t i = 0; i < In; ++i) row.elems[0][i] = w(i, j);
+    const auto q = quantize(row, quantization{scales.elems[0][j], 0});
+    for (std::size_t i = 0; i < In; ++i) out.elems[j][i] = q.elems[0][i];
+  }
+  return out;
+}
+
 // The int8 use of quantized weights q (out x in) of W (in x out).
 template <class Q, class M>
 constexpr weight_use use_of(const Q& q, const M& w) noexcept {
@@ -192,6 +243,9 @@ template <projection P, class T, extent W>
 constexpr bool allows(const projection_bias<P, T, W>& /*o*/, std::size_t /*i*/, std::size_t /*j*/) noexcept {
   return true;
 }
+
+// Per-channel weights are an option that masks nothing.
+constexpr bool allows(per_channel_weights_t /*o*/, std::size_t /*i*/, std::size_t /*j*/) noexcept { return true; }
 
 // The float layer on one input, reporting every intermediate to the ranges (masked scores are
 // left out: the int8 layer never quantizes them).
@@ -263,13 +317,18 @@ constexpr void check_bias(const projection_bias<P, U, BW>& o, refusal& r) noexce
   check_finite<T>(o.values, 0, calibration_status::non_finite_weight, r);
 }
 
-// An int32 bias row of scale `scale` (TFLite: input scale · weight scale, zero point 0).
-template <std::size_t W>
-constexpr matrix<std::int32_t, 1, W> quantized_bias(const double (&b)[W], double scale) noexcept {
+// An int32 bias row, channel j of scale input_scale · weight_scales(0, j) (TFLite: zero point 0).
+// b / s is computed first, then quantize_bias with scale 1 (x / 1 is exact): one rounding rule.
+template <std::size_t W, class S>
+constexpr matrix<std::int32_t, 1, W> quantized_bias(const double (&b)[W], double input_scale,
+                                                    const S& weight_scales) noexcept {
   matrix<double, 1, W> m{};
-  for (std::size_t j = 0; j < W; ++j) m.elems[0][j] = b[j];
-  return quantize_bias(m, scale);
+  for (std::size_t j = 0; j < W; ++j) m.elems[0][j] = b[j] / (input_scale * weight_scales.elems[0][j]);
+  return quantize_bias(m, 1.0);
 }
+
+template <class... O>
+inline constexpr bool wants_per_channel = (std::is_same_v<std::remove_cvref_t<O>, per_channel_weights_t> || ...);
 
 template <class WO>
 constexpr std::size_t out_width() noexcept {
@@ -339,16 +398,28 @@ constexpr calibration<Layer> calibrate_layer(const XS& xs, const WQ& wq, const W
   c.query = r[0].asymmetric(), c.key = r[1].asymmetric(), c.value = r[2].asymmetric();
   c.scores = r[3].asymmetric(), c.context = r[4].asymmetric();
   c.wq = symmetric_of(wq), c.wk = symmetric_of(wk), c.wv = symmetric_of(wv);
-  auto& l = static_cast<attention_heads<dm, H, qw / H, vw / H>&>(c.layer);
-  l.wq = quantize_transposed<qw, dm>(wq, c.wq);
-  l.wk = quantize_transposed<qw, dm>(wk, c.wk);
-  l.wv = quantize_transposed<vw, dm>(wv, c.wv);
-  l.bq = quantized_bias(fb.q, c.input.scale * c.wq.scale);
-  l.bk = quantized_bias(fb.k, c.input.scale * c.wk.scale);
-  l.bv = quantized_bias(fb.v, c.input.scale * c.wv.scale);
+  constexpr bool pc = Layer::per_channel;
+  channel_scales(wq, c.wq, pc, c.wq_scales), channel_scales(wk, c.wk, pc, c.wk_scales);
+  channel_scales(wv, c.wv, pc, c.wv_scales);
+  auto& l = static_cast<attention_heads<dm, H, qw / H, vw / H, pc>&>(c.layer);
+  l.wq = quantize_channels<qw, dm>(wq, c.wq_scales);
+  l.wk = quantize_channels<qw, dm>(wk, c.wk_scales);
+  l.wv = quantize_channels<vw, dm>(wv, c.wv_scales);
+  l.bq = quantized_bias(fb.q, c.input.scale, c.wq_scales);
+  l.bk = quantized_bias(fb.k, c.input.scale, c.wk_scales);
+  l.bv = quantized_bias(fb.v, c.input.scale, c.wv_scales);
   l.query = product_params(c.input, c.wq, c.query);
   l.key = product_params(c.input, c.wk, c.key);
   l.value = product_params(c.input, c.wv, c.value);
+  if constexpr (pc) {
+    for (std::size_t j = 0; j < qw; ++j) {
+      l.channels.query[j] = product_params(c.input, {c.wq_scales.elems[0][j], 0}, c.query).output;
+      l.channels.key[j] = product_params(c.input, {c.wk_scales.elems[0][j], 0}, c.key).output;
+    }
+    for (std::size_t j = 0; j < vw; ++j) {
+      l.channels.value[j] = product_params(c.input, {c.wv_scales.elems[0][j], 0}, c.value).output;
+    }
+  }
   constexpr std::size_t head_width = qw / H;  // d_k of one head
   l.scores = product_params(c.query, c.key, c.scores, 1.0 / cxmat::sqrt(static_cast<double>(head_width)));
   l.softmax = make_softmax_params(c.scores.scale);
@@ -357,12 +428,19 @@ constexpr calibration<Layer> calibrate_layer(const XS& xs, const WQ& wq, const W
   if constexpr (has_wo) {
     c.wo = symmetric_of(wo);
     c.output = ry.asymmetric();
-    c.layer.wo = quantize_transposed<WO::cols, vw>(wo, c.wo);
-    c.layer.bo = quantized_bias(fb.o, c.context.scale * c.wo.scale);
+    channel_scales(wo, c.wo, pc, c.wo_scales);
+    c.layer.wo = quantize_channels<WO::cols, vw>(wo, c.wo_scales);
+    c.layer.bo = quantized_bias(fb.o, c.context.scale, c.wo_scales);
     c.layer.output = product_params(c.context, c.wo, c.output);
+    if constexpr (pc) {
+      for (std::size_t j = 0; j < WO::cols; ++j) {
+        c.layer.output_channels.values[j] = product_params(c.context, {c.wo_scales.elems[0][j], 0}, c.output).output;
+      }
+    }
     c.wo_use = use_of(c.layer.wo, wo);
   } else {
     c.output = c.context, c.wo = {1.0, 0};
+    c.wo_scales.elems[0][0] = 1.0;
   }
   return c;
 }
@@ -390,6 +468,8 @@ constexpr bool bias_fits_projection() noexcept {
 }
 template <class O, auto N, auto QW, auto VW, auto DO, bool HasWo>
 inline constexpr bool calibration_option_fits = QuantizedMaskFits<O, N>;
+template <auto N, auto QW, auto VW, auto DO, bool HasWo>
+inline constexpr bool calibration_option_fits<per_channel_weights_t, N, QW, VW, DO, HasWo> = true;
 template <auto N, auto QW, auto VW, auto DO, bool HasWo, projection P, class U, extent W>
 inline constexpr bool calibration_option_fits<projection_bias<P, U, W>, N, QW, VW, DO, HasWo> =
     (std::same_as<U, float> || std::same_as<U, double>)&&(P != projection::output || HasWo) &&
@@ -422,11 +502,11 @@ requires CalibrationElement<TX> && CalibrationElement<TW> && CalibrationShapesFi
   1
 }
 , false,
-    O... > constexpr calibration<attention_heads<DM.size, H, QW.size / H, VW.size / H>> calibrate(
-               const batch<TX, B, N, DM>& xs, const matrix<TW, DMq, QW>& wq, const matrix<TW, DMk, KW>& wk,
-               const matrix<TW, DMv, VW>& wv, const O&... opts) noexcept {
-  return detail::calibrate_layer<attention_heads<DM.size, H, QW.size / H, VW.size / H>, H>(xs, wq, wk, wv, nullptr,
-                                                                                           opts...);
+    O... > constexpr calibration<attention_heads<DM.size, H, QW.size / H, VW.size / H, detail::wants_per_channel<O...>>>
+           calibrate(const batch<TX, B, N, DM>& xs, const matrix<TW, DMq, QW>& wq, const matrix<TW, DMk, KW>& wk,
+                     const matrix<TW, DMv, VW>& wv, const O&... opts) noexcept {
+  return detail::calibrate_layer<attention_heads<DM.size, H, QW.size / H, VW.size / H, detail::wants_per_channel<O...>>,
+                                 H>(xs, wq, wk, wv, nullptr, opts...);
 }
 
 /// As above with the output projection Wo ((H·d_v) x d_out): the result's `layer` is an
@@ -435,11 +515,12 @@ template <std::size_t H, class TX, extent B, extent N, extent DM, class TW, exte
           extent KW, extent DMv, extent VW, extent VWo, extent DO, class... O>
 requires CalibrationElement<TX> && CalibrationElement<TW> && CalibrationShapesFit<H, DM, DMq, QW, DMk, KW, DMv, VW> &&
     OutputProjectionFitsHeads<VW, VWo> && CalibrationOptionsFit<N, QW, VW, DO, true, O...>
-constexpr calibration<attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size>> calibrate(
-    const batch<TX, B, N, DM>& xs, const matrix<TW, DMq, QW>& wq, const matrix<TW, DMk, KW>& wk,
-    const matrix<TW, DMv, VW>& wv, const matrix<TW, VWo, DO>& wo, const O&... opts) noexcept {
-  return detail::calibrate_layer<attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size>, H>(xs, wq, wk, wv, wo,
-                                                                                                    opts...);
+constexpr calibration<attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size, detail::wants_per_channel<O...>>>
+calibrate(const batch<TX, B, N, DM>& xs, const matrix<TW, DMq, QW>& wq, const matrix<TW, DMk, KW>& wk,
+          const matrix<TW, DMv, VW>& wv, const matrix<TW, VWo, DO>& wo, const O&... opts) noexcept {
+  return detail::calibrate_layer<
+      attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size, detail::wants_per_channel<O...>>, H>(
+      xs, wq, wk, wv, wo, opts...);
 }
 
 }  // namespace cxmat::q8

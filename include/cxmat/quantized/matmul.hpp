@@ -97,11 +97,12 @@ constexpr std::int32_t dot(const rows_of<ACols>& a, const columns_of<BCols>& b, 
 // out[i][out_col0 + j] = clamp(requantize(Σ_k (a(i,k) + lhs_offset)·(b(j,k) + rhs_offset) + bias[j])
 // + output_offset), for i < rows, j < cols, k < depth. bias is an int32 row or nullptr (told
 // apart by its type, not by comparing a pointer with null: g++ 12 cannot compare the address of
-// a temporary's member with null in a constant expression).
-template <class A, class B, std::size_t OutCols, class Bias>
+// a temporary's member with null in a constant expression). channels, when not nullptr, holds
+// one requantizer per output column j (per-channel weights), used instead of p.output.
+template <class A, class B, std::size_t OutCols, class Bias, class Channels = std::nullptr_t>
 constexpr void matmul_transposed_kernel(A a, B b, std::size_t rows, std::size_t cols, std::size_t depth, Bias bias,
-                                        const matmul_params& p, std::int8_t (*out)[OutCols],
-                                        std::size_t out_col0) noexcept {
+                                        const matmul_params& p, std::int8_t (*out)[OutCols], std::size_t out_col0,
+                                        Channels channels = nullptr) noexcept {
   // requantize's shift checked and split once (a named error in a constant expression when out of range).
   const std::int32_t shift = checked_shift(p.output.shift), left = shift > 0 ? shift : 0,
                      right = shift > 0 ? 0 : -shift;
@@ -109,7 +110,12 @@ constexpr void matmul_transposed_kernel(A a, B b, std::size_t rows, std::size_t 
     for (std::size_t j = 0; j < cols; ++j) {
       std::int32_t acc = dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset);
       if constexpr (!std::is_same_v<Bias, std::nullptr_t>) acc += bias[j];
-      const std::int32_t v = requantize_by(acc, p.output.multiplier, left, right) + p.output_offset;
+      std::int32_t v = p.output_offset;
+      if constexpr (std::is_same_v<Channels, std::nullptr_t>) {
+        v += requantize_by(acc, p.output.multiplier, left, right);
+      } else {
+        v += requantize(acc, channels[j]);
+      }
       out[i][out_col0 + j] = static_cast<std::int8_t>(
           v < p.activation_min ? p.activation_min : (v > p.activation_max ? p.activation_max : v));
     }
