@@ -11,6 +11,7 @@
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/core/shape_rules.hpp>
+#include <cxmat/kernels/runtime_dsp.hpp>
 #include <cxmat/quantized/requantize.hpp>
 
 namespace cxmat::q8 {
@@ -75,6 +76,10 @@ constexpr std::int32_t dot(const rows_of<ACols>& a, const rows_of<BCols>& b, std
                            std::size_t depth, std::int32_t lo, std::int32_t ro) noexcept {
   const std::int8_t* pa = a.row(i);
   const std::int8_t* pb = b.row(j);
+#if CXMAT_DETAIL_DSP
+  // The kernels' switch: the DSP extension's dual multiply-accumulate at run time (same sums).
+  if (!std::is_constant_evaluated()) return cxmat::detail::dot_s8_dsp(pa, pb, depth, lo, ro);
+#endif
   std::int32_t acc = 0;
   std::size_t k = 0;
   for (; k + 4 <= depth; k += 4) {
