@@ -21,3 +21,11 @@ install(FILES
   ${PROJECT_BINARY_DIR}/cxmatConfig.cmake
   ${PROJECT_BINARY_DIR}/cxmatConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_DATADIR}/cmake/cxmat)
+
+# pkg-config (share/pkgconfig: nothing in it depends on the architecture), relocatable through
+# ${pcfiledir}: the prefix is found from the file's own place.
+set(cxmat_pc_dir ${CMAKE_INSTALL_DATADIR}/pkgconfig)
+file(RELATIVE_PATH cxmat_pc_prefix_from_pcdir "/prefix/${cxmat_pc_dir}" "/prefix")
+string(REGEX REPLACE "/$" "" cxmat_pc_prefix_from_pcdir "${cxmat_pc_prefix_from_pcdir}")
+configure_file(cmake/cxmat.pc.in ${PROJECT_BINARY_DIR}/cxmat.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/cxmat.pc DESTINATION ${cxmat_pc_dir})

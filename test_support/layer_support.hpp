@@ -28,7 +28,15 @@ template <std::size_t DM, std::size_t H, std::size_t DK, std::size_t DV, std::si
 struct flat_layer {
   std::int8_t wq[H * DK * DM]{}, wk[H * DK * DM]{}, wv[H * DV * DM]{}, wo[DO * H * DV + 1]{};
   std::int32_t bq[H * DK]{}, bk[H * DK]{}, bv[H * DV]{}, bo[DO + 1]{};
+  // Per-channel requantizers, as multiplier and shift arrays.
+  std::int32_t mq[H * DK]{}, sq[H * DK]{}, mk[H * DK]{}, sk[H * DK]{}, mv[H * DV]{}, sv[H * DV]{}, mo[DO + 1]{},
+      so[DO + 1]{};
 };
+
+template <std::size_t W>
+constexpr void split(const cxmat::q8::requantizer (&r)[W], std::int32_t* m, std::int32_t* s) {
+  for (std::size_t j = 0; j < W; ++j) m[j] = r[j].multiplier, s[j] = r[j].shift;
+}
 
 template <std::size_t N, std::size_t DM, std::size_t H, std::size_t DK, std::size_t DV, std::size_t DO, class L>
 constexpr void run_reference(const L& layer, const cxmat::matrix<std::int8_t, N, DM>& x, const bool* mask,
@@ -60,6 +68,16 @@ constexpr void run_reference(const L& layer, const cxmat::matrix<std::int8_t, N,
   if constexpr (DO != 0) {
     flatten(layer.wo, f.wo), flatten(layer.bo, f.bo);
     r.output = to_ref(layer.output);
+  }
+  if constexpr (L::per_channel) {
+    split(layer.channels.query, f.mq, f.sq), split(layer.channels.key, f.mk, f.sk);
+    split(layer.channels.value, f.mv, f.sv);
+    r.query.multipliers = f.mq, r.query.shifts = f.sq, r.key.multipliers = f.mk, r.key.shifts = f.sk;
+    r.value.multipliers = f.mv, r.value.shifts = f.sv;
+    if constexpr (DO != 0) {
+      split(layer.output_channels.values, f.mo, f.so);
+      r.output.multipliers = f.mo, r.output.shifts = f.so;
+    }
   }
   std::int8_t xf[N * DM]{};
   flatten(x, xf);

@@ -51,8 +51,12 @@ constexpr std::int32_t clamp(std::int32_t v, std::int32_t lo, std::int32_t hi) {
 }
 
 // FULLY_CONNECTED / BATCH_MATMUL int8: out[i][j] from a (R x K) and bt (C x K), both row-major.
+// Per-channel (TFLite's per-channel fully-connected weights): multipliers and shifts, when not
+// null, give output column j its own multipliers[j], shifts[j] instead of multiplier, shift.
 struct product {
   std::int32_t lhs_offset, rhs_offset, output_offset, multiplier, shift, act_min, act_max;
+  const std::int32_t* multipliers = nullptr;
+  const std::int32_t* shifts = nullptr;
 };
 constexpr void matmul_t(const std::int8_t* a, const std::int8_t* bt, const std::int32_t* bias, std::size_t r,
                         std::size_t c, std::size_t k, const product& p, std::int8_t* out) {
@@ -61,7 +65,9 @@ constexpr void matmul_t(const std::int8_t* a, const std::int8_t* bt, const std::
       i128 acc = 0;
       for (std::size_t t = 0; t < k; ++t) acc += i128{a[i * k + t] + p.lhs_offset} * (bt[j * k + t] + p.rhs_offset);
       if (bias) acc += bias[j];
-      const std::int32_t v = mbqm(static_cast<std::int32_t>(acc), p.multiplier, p.shift) + p.output_offset;
+      const std::int32_t m = p.multipliers ? p.multipliers[j] : p.multiplier;
+      const int s = p.shifts ? p.shifts[j] : p.shift;
+      const std::int32_t v = mbqm(static_cast<std::int32_t>(acc), m, s) + p.output_offset;
       out[i * c + j] = static_cast<std::int8_t>(clamp(v, p.act_min, p.act_max));
     }
   }

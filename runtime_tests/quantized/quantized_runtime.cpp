@@ -23,8 +23,9 @@ using cxmat::matrix;
 constexpr std::int32_t min32 = std::numeric_limits<std::int32_t>::min();
 constexpr std::int32_t max32 = std::numeric_limits<std::int32_t>::max();
 
-// TFLite's QuantizeMultiplier, from its documented steps, with libm.
-q8::requantizer quantize_multiplier_libm(double real) {
+// TFLite's QuantizeMultiplier, from its documented steps, with libm (unsaturated: the double-
+// rounding build, whose shifts the softmax parameters use).
+q8::requantizer quantize_multiplier_unsaturated_libm(double real) {
   if (real == 0.0) return {0, 0};
   int shift = 0;
   const double q = std::frexp(real, &shift);
@@ -37,11 +38,19 @@ q8::requantizer quantize_multiplier_libm(double real) {
   return {static_cast<std::int32_t>(fixed), shift};
 }
 
+// With the saturation of TFLite's single-rounding build: a shift above 30 becomes
+// {2^31 - 1, 30} (its sign kept for negative factors, which that build does not take).
+q8::requantizer quantize_multiplier_libm(double real) {
+  const q8::requantizer r = quantize_multiplier_unsaturated_libm(real);
+  if (r.shift <= 30) return r;
+  return {r.multiplier < 0 ? -max32 : max32, 30};
+}
+
 // TFLite's PreprocessSoftmaxScaling (5 integer bits) and -CalculateInputRadius, with libm.
 q8::softmax_params softmax_params_libm(double scale, double beta) {
   const double real =
       std::min(beta * scale * static_cast<double>(1 << 26), static_cast<double>(std::int64_t{1} << 31) - 1.0);
-  const q8::requantizer r = quantize_multiplier_libm(real);
+  const q8::requantizer r = quantize_multiplier_unsaturated_libm(real);
   const double radius = std::floor(31.0 * static_cast<double>(1 << 26) / std::ldexp(1.0, r.shift));
   return {r.multiplier, r.shift, -static_cast<std::int32_t>(radius)};
 }
@@ -87,10 +96,13 @@ TEST_CASE("quantize_multiplier equals QuantizeMultiplier with frexp and round", 
     const q8::requantizer got = q8::quantize_multiplier(real), want = quantize_multiplier_libm(real);
     REQUIRE(got.multiplier == want.multiplier);
     REQUIRE(got.shift == want.shift);
-    // The requantizer stands for the real factor within half a unit of its Q31 multiplier.
-    if (got.multiplier != 0) REQUIRE(std::abs(q8::real_multiplier(got) / real - 1.0) <= 0x1p-30);
+    // The requantizer stands for the real factor within half a unit of its Q31 multiplier (below
+    // the saturation at 2^30).
+    if (got.multiplier != 0 && std::abs(real) < 0x1p30)
+      REQUIRE(std::abs(q8::real_multiplier(got) / real - 1.0) <= 0x1p-30);
   }
-  for (const double real : {0.5, 1.0, 0x1p-31, 0x1p-32, 0x1p-33, 1.0 - 0x1p-40, 0.5 + 0x1p-32, 12345.678, 1e-9}) {
+  for (const double real : {0.5, 1.0, 0x1p-31, 0x1p-32, 0x1p-33, 1.0 - 0x1p-40, 0.5 + 0x1p-32, 12345.678, 1e-9, 0x1p29,
+                            0x1p30, 1e12, -1e12, 1e300}) {
     CHECK(q8::quantize_multiplier(real) == quantize_multiplier_libm(real));
   }
 }
@@ -352,4 +364,291 @@ TEST_CASE("calibrate derives every parameter from the float layer's ranges", "[q
   CHECK(cal.layer.context.lhs_offset == 128);
   CHECK(cal.layer.context.rhs_offset == -cal.value.zero_point);
   CHECK(cal.layer.output.output_offset == cal.output.zero_point);
+}
+
+// Values TFLite cannot represent: every result is defined (this file runs under UBSan in the
+// sanitized configuration) and documented.
+TEST_CASE("refused values give documented results, never undefined behaviour", "[q8][refuse]") {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  SECTION("quantize_multiplier: non-finite factors are {0, 0}, shifts stay in [-31, 30]") {
+    CHECK(q8::quantize_multiplier(nan) == q8::requantizer{0, 0});
+    CHECK(q8::quantize_multiplier(inf) == q8::requantizer{0, 0});
+    CHECK(q8::quantize_multiplier(-inf) == q8::requantizer{0, 0});
+    std::mt19937_64 rng(9);
+    std::uniform_real_distribution<double> log2(-1000.0, 1000.0);
+    for (int t = 0; t < 10000; ++t) {
+      const q8::requantizer r = q8::quantize_multiplier(std::exp2(log2(rng)));
+      REQUIRE(r.shift >= -31);
+      REQUIRE(r.shift <= 30);
+    }
+  }
+  SECTION("requantize clamps a shift outside [-31, 30]") {
+    std::mt19937_64 rng(10);
+    for (int t = 0; t < 10000; ++t) {
+      const std::int32_t acc = edge_or_random(rng), m = edge_or_random(rng);
+      const auto shift = static_cast<std::int32_t>(rng() % 200) - 100;
+      const int clamped = shift > 30 ? 30 : (shift < -31 ? -31 : shift);
+      REQUIRE(q8::requantize(acc, {m, shift}) == q8_ref::mbqm(acc, m, clamped));
+    }
+    CHECK(q8::requantize(7, {1 << 30, 40}) == q8_ref::mbqm(7, 1 << 30, 30));
+    CHECK(q8::requantize(max32, {max32, min32}) == 1);  // shift -31: 2^31 · 2^-31 rounded
+  }
+  SECTION("NaN quantizes to the zero point; non-finite ranges are not valid quantizations") {
+    const matrix<double, 1, 4> m{{{nan, inf, -inf, 1.0}}};
+    CHECK(q8::quantize(m, {0.5, 3}) == matrix<std::int8_t, 1, 4>{{{3, 127, -128, 5}}});
+    CHECK(q8::quantize(m, {nan, 3}) == matrix<std::int8_t, 1, 4>{{{3, 3, 3, 3}}});
+    CHECK(q8::quantize_bias(m, 0.5) == matrix<std::int32_t, 1, 4>{{{0, max32, min32, 2}}});
+    CHECK_FALSE(q8::valid(q8::choose_quantization(nan, 1.0)));
+    CHECK_FALSE(q8::valid(q8::choose_quantization(-1.0, inf)));
+    CHECK_FALSE(q8::valid(q8::choose_quantization(-1e308, 1e308)));  // the width overflows
+    CHECK_FALSE(q8::valid(q8::choose_symmetric_quantization(nan)));
+    CHECK_FALSE(q8::valid(q8::choose_symmetric_quantization(-inf)));
+    CHECK_FALSE(q8::valid({0.0, 0}));
+    CHECK_FALSE(q8::valid({1.0, 128}));
+    CHECK(q8::valid(q8::choose_quantization(-1.0, 2.0)));
+    CHECK(q8::make_softmax_params(nan) == q8::softmax_params{0, 0, 0});
+    CHECK(q8::make_softmax_params(-1.0) == q8::softmax_params{0, 0, 0});
+    CHECK(q8::make_softmax_params(0.1, nan) == q8::softmax_params{0, 0, 0});
+  }
+  SECTION("calibrate names a NaN or infinite input or weight, and a range that overflows") {
+    using namespace worksheet_data::ws004;
+    const cxmat::batch<double, 2, 5, 6> set{{X, X}};
+    const auto good = q8::calibrate<3>(set, Wq, Wk, Wv);
+    CHECK(good.ok());
+    CHECK(good.tensor == q8::calibration_tensor::none);
+
+    auto bad_x = set;
+    bad_x(1, 2, 3) = nan;
+    const auto c1 = q8::calibrate<3>(bad_x, Wq, Wk, Wv);
+    CHECK(c1.status == q8::calibration_status::non_finite_input);
+    CHECK((c1.tensor == q8::calibration_tensor::input && c1.item == 1 && c1.row == 2 && c1.col == 3));
+    CHECK(c1.layer.wq == matrix<std::int8_t, 6, 6>{});  // nothing is computed from a refused tensor
+
+    auto wk = Wk;
+    wk(4, 1) = -inf;
+    const auto c2 = q8::calibrate<3>(set, Wq, wk, Wv);
+    CHECK(c2.status == q8::calibration_status::non_finite_weight);
+    CHECK((c2.tensor == q8::calibration_tensor::wk && c2.row == 4 && c2.col == 1));
+
+    auto wo = Wq;
+    wo(0, 5) = nan;
+    const auto c3 = q8::calibrate<3>(set, Wq, Wk, Wv, wo);
+    CHECK((c3.status == q8::calibration_status::non_finite_weight && c3.tensor == q8::calibration_tensor::wo));
+    CHECK((c3.row == 0 && c3.col == 5));
+
+    // Finite weights whose products leave double's range: Q = X·Wq overflows.
+    auto huge = Wq;
+    huge(0, 0) = 1e308, huge(1, 0) = 1e308;
+    const auto c4 = q8::calibrate<3>(set, huge, Wk, Wv);
+    CHECK((c4.status == q8::calibration_status::non_finite_range && c4.tensor == q8::calibration_tensor::query));
+  }
+  SECTION("calibrate reports how much of the int8 range each weight tensor uses") {
+    // 256 weights uniform in [-1, 1] and the same with one outlier of 1e6 (the outlier's scale
+    // 1e6 / 127 rounds every other weight to 0).
+    q8_test::lcg g{11};
+    const auto w = q8_test::random_matrix<matrix<double, 16, 16>>(g, 1.0);
+    auto w_out = w;
+    w_out(3, 7) = 1e6;
+    const cxmat::batch<double, 1, 4, 16> xs{{q8_test::random_matrix<matrix<double, 4, 16>>(g, 1.0)}};
+    const auto fine = q8::calibrate<2>(xs, w, w, w, w);
+    const auto spoilt = q8::calibrate<2>(xs, w_out, w, w, w);
+    std::size_t nonzero = 0;
+    double mean = 0;
+    const double scale = q8::choose_symmetric_quantization(1e6).scale;
+    for (std::size_t i = 0; i < 16; ++i) {
+      for (std::size_t j = 0; j < 16; ++j) {
+        nonzero += w_out(i, j) != 0 && std::round(w_out(i, j) / scale) == 0 ? 1U : 0U;
+        mean += std::abs(std::round(w(i, j) / fine.wq.scale)) / 256.0;
+      }
+    }
+    CHECK(spoilt.wq_use == q8::weight_use{256, nonzero, 127.0 / 256.0});
+    CHECK(spoilt.wq_use.zeroed == 255);
+    CHECK(fine.wq_use.zeroed == 0);
+    CHECK(std::abs(fine.wq_use.mean_abs_q - mean) < 1e-9);
+    CHECK(fine.wk_use == fine.wq_use);
+    CHECK(fine.wo_use == fine.wq_use);
+  }
+}
+
+TEST_CASE("calibrate takes float weights and PyTorch's projection biases", "[q8][calibrate]") {
+  q8_test::lcg g{21};
+  cxmat::batch<double, 4, 8, 16> xs{};
+  for (auto& x : xs.items) x = q8_test::random_matrix<matrix<double, 8, 16>>(g, 2.0);
+  const auto wq = q8_test::random_matrix<matrix<double, 16, 16>>(g, 0.6);
+  const auto wk = q8_test::random_matrix<matrix<double, 16, 16>>(g, 0.6);
+  const auto wv = q8_test::random_matrix<matrix<double, 16, 16>>(g, 0.6);
+  const auto wo = q8_test::random_matrix<matrix<double, 16, 16>>(g, 0.6);
+  const auto bq = q8_test::random_matrix<matrix<double, 1, 16>>(g, 0.5);
+  const auto bk = q8_test::random_matrix<matrix<double, 1, 16>>(g, 0.5);
+  const auto bv = q8_test::random_matrix<matrix<double, 1, 16>>(g, 0.5);
+  const auto bo = q8_test::random_matrix<matrix<double, 1, 16>>(g, 0.5);
+  const auto cal = q8::calibrate<2>(xs, wq, wk, wv, wo, cxmat::query_bias(bq), cxmat::key_bias(bk),
+                                    cxmat::value_bias(bv), cxmat::output_bias(bo));
+  REQUIRE(cal.ok());
+
+  // The ranges of Q = X·Wq + bq and V = X·Wv + bv over the set, by plain loops.
+  double qlo = 1e300, qhi = -1e300, vlo = 1e300, vhi = -1e300;
+  for (const auto& x : xs.items) {
+    for (std::size_t i = 0; i < 8; ++i) {
+      for (std::size_t j = 0; j < 16; ++j) {
+        double q = 0, v = 0;
+        for (std::size_t t = 0; t < 16; ++t) q += x(i, t) * wq(t, j), v += x(i, t) * wv(t, j);
+        q += bq(0, j), v += bv(0, j);
+        qlo = std::min(qlo, q), qhi = std::max(qhi, q), vlo = std::min(vlo, v), vhi = std::max(vhi, v);
+      }
+    }
+  }
+  const auto near = [](q8::quantization a, q8::quantization b) {
+    return std::abs(a.scale / b.scale - 1) < 1e-12 && a.zero_point == b.zero_point;
+  };
+  CHECK(near(cal.query, choose_libm(qlo, qhi)));
+  CHECK(near(cal.value, choose_libm(vlo, vhi)));
+
+  // int32 biases with scale input scale · weight scale, rounded half away from zero (TFLite).
+  for (std::size_t j = 0; j < 16; ++j) {
+    CHECK(cal.layer.bq(0, j) == static_cast<std::int32_t>(std::round(bq(0, j) / (cal.input.scale * cal.wq.scale))));
+    CHECK(cal.layer.bk(0, j) == static_cast<std::int32_t>(std::round(bk(0, j) / (cal.input.scale * cal.wk.scale))));
+    CHECK(cal.layer.bv(0, j) == static_cast<std::int32_t>(std::round(bv(0, j) / (cal.input.scale * cal.wv.scale))));
+    CHECK(cal.layer.bo(0, j) == static_cast<std::int32_t>(std::round(bo(0, j) / (cal.context.scale * cal.wo.scale))));
+  }
+
+  // The int8 layer with its biases equals the reference layer, and stays close to the float
+  // layer with the same biases.
+  double worst = 0;
+  for (const auto& x : xs.items) {
+    const auto x8 = q8::quantize(x, cal.input);
+    const auto y8 = q8::multi_head_attention(x8, cal.layer);
+    std::int8_t want[8 * 16]{};
+    q8_test::run_reference<8, 16, 2, 8, 8, 16>(cal.layer, x8, nullptr, want);
+    const auto y = cxmat::multi_head_attention<2>(x, wq, wk, wv, wo, cxmat::query_bias(bq), cxmat::key_bias(bk),
+                                                  cxmat::value_bias(bv), cxmat::output_bias(bo));
+    for (std::size_t i = 0; i < 8; ++i) {
+      for (std::size_t j = 0; j < 16; ++j) {
+        REQUIRE(y8(i, j) == want[i * 16 + j]);
+        worst = std::max(worst,
+                         std::abs(cal.output.scale * (y8(i, j) - cal.output.zero_point) - y(i, j)) / cal.output.scale);
+      }
+    }
+  }
+  // docs/quantized.md's accuracy table: at most 3.29 steps on the calibration set at this shape
+  // without biases; 4 allows for the biases' own rounding (3.21 measured).
+  INFO("largest distance from the float layer, in output steps: " << worst);
+  CHECK(worst <= 4.0);
+
+  // float weights and biases are taken at their exact double values.
+  matrix<float, 16, 16> wqf{}, wkf{}, wvf{};
+  matrix<float, 1, 16> bqf{};
+  matrix<double, 16, 16> wqd{}, wkd{}, wvd{};
+  matrix<double, 1, 16> bqd{};
+  for (std::size_t i = 0; i < 16; ++i) {
+    for (std::size_t j = 0; j < 16; ++j) {
+      wqf(i, j) = static_cast<float>(wq(i, j)), wkf(i, j) = static_cast<float>(wk(i, j));
+      wvf(i, j) = static_cast<float>(wv(i, j));
+      wqd(i, j) = wqf(i, j), wkd(i, j) = wkf(i, j), wvd(i, j) = wvf(i, j);
+    }
+    bqf(0, i) = static_cast<float>(bq(0, i)), bqd(0, i) = bqf(0, i);
+  }
+  const auto from_float = q8::calibrate<2>(xs, wqf, wkf, wvf, cxmat::query_bias(bqf), cxmat::causal);
+  const auto from_double = q8::calibrate<2>(xs, wqd, wkd, wvd, cxmat::query_bias(bqd), cxmat::causal);
+  CHECK(from_float.layer.wq == from_double.layer.wq);
+  CHECK(from_float.layer.bq == from_double.layer.bq);
+  CHECK(from_float.layer.scores == from_double.layer.scores);
+  CHECK(from_float.layer.softmax == from_double.layer.softmax);
+  CHECK(from_float.context == from_double.context);
+
+  // A NaN bias is refused like a NaN weight.
+  auto bad = bv;
+  bad(0, 3) = std::numeric_limits<double>::quiet_NaN();
+  const auto refused = q8::calibrate<2>(xs, wq, wk, wv, cxmat::value_bias(bad));
+  CHECK((refused.status == q8::calibration_status::non_finite_weight && refused.tensor == q8::calibration_tensor::bv));
+  CHECK(refused.col == 3);
+}
+
+// calibrate's options: an output bias needs W_o, each bias is as wide as its projection.
+template <class... A>
+constexpr bool calibrates = requires(const A&... a) {
+  q8::calibrate<2>(a...);
+};
+using xs_t = cxmat::batch<double, 1, 4, 8>;
+using w_t = matrix<double, 8, 8>;
+static_assert(calibrates<xs_t, w_t, w_t, w_t, cxmat::projection_bias<cxmat::projection::key, double, 8>>);
+static_assert(!calibrates<xs_t, w_t, w_t, w_t, cxmat::projection_bias<cxmat::projection::key, double, 6>>);
+static_assert(!calibrates<xs_t, w_t, w_t, w_t, cxmat::projection_bias<cxmat::projection::output, double, 8>>);
+static_assert(calibrates<xs_t, w_t, w_t, w_t, w_t, cxmat::projection_bias<cxmat::projection::output, float, 8>>);
+static_assert(!calibrates<xs_t, w_t, w_t, w_t, cxmat::projection_bias<cxmat::projection::value, int, 8>>);
+
+TEST_CASE("calibrate with per_channel_weights: one scale per output channel, as TFLite's fully-connected weights",
+          "[q8][calibrate]") {
+  q8_test::lcg g{31};
+  cxmat::batch<double, 4, 8, 16> xs{};
+  for (auto& x : xs.items) x = q8_test::random_matrix<matrix<double, 8, 16>>(g, 2.0);
+  auto wq = q8_test::random_matrix<matrix<double, 16, 16>>(g, 0.6);
+  const auto wk = q8_test::random_matrix<matrix<double, 16, 16>>(g, 0.6);
+  const auto wv = q8_test::random_matrix<matrix<double, 16, 16>>(g, 0.6);
+  const auto wo = q8_test::random_matrix<matrix<double, 16, 16>>(g, 0.6);
+  const auto bq = q8_test::random_matrix<matrix<double, 1, 16>>(g, 0.5);
+  const auto bo = q8_test::random_matrix<matrix<double, 1, 16>>(g, 0.5);
+  // Channel 5 of W_q 40 times larger than the rest: per tensor it flattens the other channels.
+  for (std::size_t i = 0; i < 16; ++i) wq(i, 5) *= 40.0;
+  const auto pc =
+      q8::calibrate<2>(xs, wq, wk, wv, wo, q8::per_channel_weights, cxmat::query_bias(bq), cxmat::output_bias(bo));
+  const auto pt = q8::calibrate<2>(xs, wq, wk, wv, wo, cxmat::query_bias(bq), cxmat::output_bias(bo));
+  REQUIRE(pc.ok());
+  static_assert(decltype(pc.layer)::per_channel && !decltype(pt.layer)::per_channel);
+  // Per channel adds exactly the 64 requantizers; a per-tensor layer carries nothing for them.
+  static_assert(sizeof(pc.layer) - sizeof(pt.layer) == 64 * sizeof(q8::requantizer));
+
+  // Scales, weights, biases and multipliers of each channel, recomputed here: scale_j = max_i
+  // |W(i, j)| / 127, q = round(W / scale_j), bias = round(b_j / (s_x·scale_j)), and the
+  // requantizer of s_x·scale_j / s_q (TFLite's QuantizeMultiplier with libm).
+  const auto check_channels = [&](const matrix<double, 16, 16>& w, const auto& scales, const auto& weights,
+                                  const q8::requantizer* reqs, double in_scale, double out_scale) {
+    for (std::size_t j = 0; j < 16; ++j) {
+      double m = 0;
+      for (std::size_t i = 0; i < 16; ++i) m = std::max(m, std::abs(w(i, j)));
+      REQUIRE(scales(0, j) == m / 127.0);
+      for (std::size_t i = 0; i < 16; ++i) REQUIRE(weights(j, i) == std::round(w(i, j) / scales(0, j)));
+      REQUIRE(reqs[j] == quantize_multiplier_libm(in_scale * scales(0, j) / out_scale));
+    }
+  };
+  check_channels(wq, pc.wq_scales, pc.layer.wq, pc.layer.channels.query, pc.input.scale, pc.query.scale);
+  check_channels(wk, pc.wk_scales, pc.layer.wk, pc.layer.channels.key, pc.input.scale, pc.key.scale);
+  check_channels(wv, pc.wv_scales, pc.layer.wv, pc.layer.channels.value, pc.input.scale, pc.value.scale);
+  check_channels(wo, pc.wo_scales, pc.layer.wo, pc.layer.output_channels.values, pc.context.scale, pc.output.scale);
+  for (std::size_t j = 0; j < 16; ++j) {
+    CHECK(pc.layer.bq(0, j) == std::round(bq(0, j) / (pc.input.scale * pc.wq_scales(0, j))));
+    CHECK(pc.layer.bo(0, j) == std::round(bo(0, j) / (pc.context.scale * pc.wo_scales(0, j))));
+    CHECK(pt.wq_scales(0, j) == pt.wq.scale);
+  }
+  CHECK(pc.wq.scale == pt.wq.scale);  // the largest channel's scale is the tensor's
+
+  // Bit for bit with the reference layer (per-column multipliers), with and without a mask; and
+  // closer to the float layer than per tensor, whose small channels lose their bits.
+  double worst_pc = 0, worst_pt = 0;
+  for (const auto& x : xs.items) {
+    const auto y = cxmat::multi_head_attention<2>(x, wq, wk, wv, wo, cxmat::query_bias(bq), cxmat::output_bias(bo));
+    const auto x8 = q8::quantize(x, pc.input);
+    std::int8_t want[8 * 16]{};
+    q8_test::run_reference<8, 16, 2, 8, 8, 16>(pc.layer, x8, nullptr, want);
+    const auto y8 = q8::multi_head_attention(x8, pc.layer);
+    bool causal[8 * 8]{};
+    for (std::size_t i = 0; i < 8; ++i)
+      for (std::size_t j = 0; j <= i; ++j) causal[i * 8 + j] = true;
+    std::int8_t want_causal[8 * 16]{};
+    q8_test::run_reference<8, 16, 2, 8, 8, 16>(pc.layer, x8, causal, want_causal);
+    const auto y8c = q8::multi_head_attention(x8, pc.layer, cxmat::causal);
+    const auto y8t = q8::multi_head_attention(q8::quantize(x, pt.input), pt.layer);
+    for (std::size_t i = 0; i < 8; ++i) {
+      for (std::size_t j = 0; j < 16; ++j) {
+        REQUIRE(y8(i, j) == want[i * 16 + j]);
+        REQUIRE(y8c(i, j) == want_causal[i * 16 + j]);
+        worst_pc = std::max(worst_pc, std::abs(pc.output.scale * (y8(i, j) - pc.output.zero_point) - y(i, j)));
+        worst_pt = std::max(worst_pt, std::abs(pt.output.scale * (y8t(i, j) - pt.output.zero_point) - y(i, j)));
+      }
+    }
+  }
+  INFO("largest error per channel " << worst_pc << ", per tensor " << worst_pt << " (output scale " << pc.output.scale
+                                    << ")");
+  CHECK(worst_pc < worst_pt);
+  CHECK(pc.wq_use.zeroed < pt.wq_use.zeroed);
 }

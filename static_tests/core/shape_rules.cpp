@@ -242,3 +242,20 @@ static_assert(same<decltype(cxmat::with_dims<3, 2>(a23)),
                    error::with_dims_must_keep_sizes_and_names<plain<2>, plain<3>, plain<3>, plain<2>>>);
 
 }  // namespace rules
+
+// make_matrix: from braces or a 2-D array, T given (converted) or left out (kept); one template,
+// so an explicit T with an array of that same type is not ambiguous.
+namespace make_matrix_cases {
+constexpr float weights[2][3] = {{1.5F, 2.0F, -3.0F}, {0.25F, 0.0F, 7.0F}};
+constexpr auto as_float = cxmat::make_matrix<float>(weights);
+constexpr auto as_double = cxmat::make_matrix<double>(weights);
+constexpr auto as_is = cxmat::make_matrix(weights);
+static_assert(std::is_same_v<decltype(as_float), const cxmat::matrix<float, 2, 3>>);
+static_assert(std::is_same_v<decltype(as_double), const cxmat::matrix<double, 2, 3>>);
+static_assert(std::is_same_v<decltype(as_is), const cxmat::matrix<float, 2, 3>>);
+static_assert(as_float(0, 2) == -3.0F && as_double(1, 0) == 0.25 && as_is(1, 2) == 7.0F);
+constexpr auto from_braces = cxmat::make_matrix<double>({{1, 2}, {3, 4}});
+static_assert(std::is_same_v<decltype(from_braces), const cxmat::matrix<double, 2, 2>> && from_braces(1, 0) == 3.0);
+constexpr auto ints = cxmat::make_matrix({{1, 2, 3}});
+static_assert(std::is_same_v<decltype(ints), const cxmat::matrix<int, 1, 3>> && ints(0, 2) == 3);
+}  // namespace make_matrix_cases

@@ -45,7 +45,16 @@ static_assert(q8::quantize_multiplier(0x1p-33) == q8::requantizer{0, 0});       
 static_assert(q8::quantize_multiplier(1.0 - 0x1p-40) == q8::requantizer{1 << 30, 1});        // rounds up to 2^31
 static_assert(q8::quantize_multiplier(0.5 + 0x1p-32) == q8::requantizer{(1 << 30) + 1, 0});  // tie: away from zero
 static_assert(q8::quantize_multiplier(0.5 + 0x1p-33) == q8::requantizer{1 << 30, 0});        // 2^30 + 0.25: down
-static_assert(q8::quantize_multiplier(3e9) == q8::requantizer{1500000000, 32});  // 3e9 = (1.5e9 / 2^31) · 2^32
+// Shifts stay in [-31, 30]: 2^29 = 0.5 · 2^30 is the largest power of two with its own shift;
+// beyond, TFLite's saturation to {2^31 - 1, 30} (3e9 = (1.5e9 / 2^31) · 2^32 would need shift 32).
+static_assert(q8::quantize_multiplier(0x1p29) == q8::requantizer{1 << 30, 30});
+static_assert(q8::quantize_multiplier(0x1p30 - 64) == q8::requantizer{max32 - 127, 30});  // (2^31 - 128) · 2^-1
+static_assert(q8::quantize_multiplier(0x1p30 - 0x1p-22) == q8::requantizer{max32, 30});   // rounds up to 2^30
+static_assert(q8::quantize_multiplier(0x1p30) == q8::requantizer{max32, 30});
+static_assert(q8::quantize_multiplier(3e9) == q8::requantizer{max32, 30});
+static_assert(q8::quantize_multiplier(1e12) == q8::requantizer{max32, 30});  // was {1953125000, 40}
+static_assert(q8::quantize_multiplier(-1e12) == q8::requantizer{-max32, 30});
+static_assert(q8::requantize(1, q8::quantize_multiplier(1e12)) == 1 << 30);  // 1 · (2^31 - 1) · 2^-1 rounded
 static_assert(q8::quantize_multiplier(0.0) == q8::requantizer{0, 0});
 
 // MultiplyByQuantizedMultiplier: double rounding is the reference behaviour.

@@ -1,7 +1,7 @@
 # Runs one firmware image in QEMU and checks what it printed.
 #   cmake -DQEMU=<qemu-system-arm> -DMACHINE=<board> -DELF=<image> -DCHECK=<embedded_firmware_check>
 #         -DLAYER=<name> -DOUTPUT=<file> -DMEASURED=<file> [-DEXPECT=pass|wrong|hang|crash|silent]
-#         [-DSECONDS=<timeout>] -P run_in_qemu.cmake
+#         [-DSECONDS=<timeout>] [-DSAME_AS=<another run of the layer>] -P run_in_qemu.cmake
 # The run is classified as pass, hang (no exit within SECONDS), crash (a non-zero exit: a fault,
 # or the firmware reporting failure), silent (exited without printing a result) or wrong (the
 # host check rejects the numbers). EXPECT=pass (the default) fails on anything else; a negative
@@ -55,6 +55,15 @@ if(EXPECT STREQUAL "pass")
     message(FATAL_ERROR "${LAYER} on ${MACHINE}: ${outcome}: ${detail}")
   endif()
   message("${check_output}")
+  # SAME_AS: another build's run of the same layer, whose printed results must be the same bytes.
+  if(DEFINED SAME_AS)
+    file(STRINGS "${SAME_AS}" want REGEX "^(layer|row) ")
+    file(STRINGS "${OUTPUT}" got REGEX "^(layer|row) ")
+    if(NOT got STREQUAL want OR got STREQUAL "")
+      message(FATAL_ERROR "${LAYER} on ${MACHINE}: the results differ from ${SAME_AS}")
+    endif()
+    message("the same result bytes as ${SAME_AS}")
+  endif()
   string(REGEX MATCH "measured [^\n]*" measured "${check_output}")
   file(WRITE "${MEASURED}" "${measured}\n")
 elseif(outcome STREQUAL EXPECT)

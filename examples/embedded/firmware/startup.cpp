@@ -1,8 +1,13 @@
 // The smallest start-up a Cortex-M program needs without a C library: the vector table, a reset
-// handler that initialises RAM and the FPU and calls main, and the memcpy/memset/memmove that
-// compilers may call even in freestanding code. No newlib, no syscalls, no heap.
+// handler that initialises RAM and the FPU and calls main, and the memcpy/memset/memmove (and the
+// run-time ABI's __aeabi_ forms) that compilers may call even in freestanding code. No newlib, no
+// syscalls, no heap. Built by arm-none-eabi-g++ and by clang++ 19.
 #include <cstddef>
 #include <cstdint>
+
+// Declared as the program defines it: clang gives main C++ linkage under -ffreestanding, GCC never
+// does; either way this declaration names the same function as the definition.
+int main();
 
 extern "C" {
 
@@ -10,8 +15,6 @@ extern "C" {
 extern std::uint32_t __data_load[], __data_start[], __data_end[], __bss_start[], __bss_end[], __stack_top[];
 extern void (*__init_array_start[])();
 extern void (*__init_array_end[])();
-
-int main();
 
 void* memcpy(void* dst, const void* src, std::size_t n) {
   auto* d = static_cast<unsigned char*>(dst);
@@ -36,6 +39,23 @@ void* memset(void* dst, int value, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) d[i] = static_cast<unsigned char>(value);
   return dst;
 }
+
+// The Arm run-time ABI's memory helpers (RTABI: __aeabi_memcpy, __aeabi_memset, ...), which clang
+// calls where GCC calls memcpy and memset; the 4- and 8-suffixed forms may assume aligned
+// pointers, and these plain loops serve them all. Note __aeabi_memset's argument order (n before
+// the value).
+void __aeabi_memcpy(void* dst, const void* src, std::size_t n) { memcpy(dst, src, n); }
+void __aeabi_memcpy4(void* dst, const void* src, std::size_t n) { memcpy(dst, src, n); }
+void __aeabi_memcpy8(void* dst, const void* src, std::size_t n) { memcpy(dst, src, n); }
+void __aeabi_memmove(void* dst, const void* src, std::size_t n) { memmove(dst, src, n); }
+void __aeabi_memmove4(void* dst, const void* src, std::size_t n) { memmove(dst, src, n); }
+void __aeabi_memmove8(void* dst, const void* src, std::size_t n) { memmove(dst, src, n); }
+void __aeabi_memset(void* dst, std::size_t n, int value) { memset(dst, value, n); }
+void __aeabi_memset4(void* dst, std::size_t n, int value) { memset(dst, value, n); }
+void __aeabi_memset8(void* dst, std::size_t n, int value) { memset(dst, value, n); }
+void __aeabi_memclr(void* dst, std::size_t n) { memset(dst, 0, n); }
+void __aeabi_memclr4(void* dst, std::size_t n) { memset(dst, 0, n); }
+void __aeabi_memclr8(void* dst, std::size_t n) { memset(dst, 0, n); }
 
 [[noreturn]] void Reset_Handler() {
   for (std::uint32_t *src = __data_load, *dst = __data_start; dst < __data_end;) *dst++ = *src++;

@@ -50,23 +50,19 @@ struct matrix {
 template <class T, std::size_t R, std::size_t C>
 matrix(const T (&)[R][C]) -> matrix<T, R, C>;
 
-/// A matrix whose size is deduced from nested braces: `make_matrix<double>({{1, 2}, {3, 4}})`
-/// is a matrix<double, 2, 2>. Elements are converted to T as if by static_cast.
-template <class T, std::size_t R, std::size_t C, class U>
-constexpr matrix<T, R, C> make_matrix(const U (&values)[R][C]) noexcept {
-  matrix<T, R, C> out{};
+/// A matrix whose size is deduced from nested braces or from a 2-D array:
+/// `make_matrix<double>({{1, 2}, {3, 4}})` is a matrix<double, 2, 2>, elements converted to T as
+/// if by static_cast; `make_matrix({{1.0, 2.0}, {3.0, 4.0}})` (T left out) keeps the elements'
+/// type. One template, so `make_matrix<float>(a)` for a `const float (&)[16][16]` is not ambiguous.
+template <class T = void, std::size_t R, std::size_t C, class U>
+constexpr matrix<std::conditional_t<std::is_void_v<T>, U, T>, R, C> make_matrix(const U (&values)[R][C]) noexcept {
+  matrix<std::conditional_t<std::is_void_v<T>, U, T>, R, C> out{};
   for (std::size_t i = 0; i < R; ++i) {
     for (std::size_t j = 0; j < C; ++j) {
-      out.elems[i][j] = static_cast<T>(values[i][j]);
+      out.elems[i][j] = static_cast<std::conditional_t<std::is_void_v<T>, U, T>>(values[i][j]);
     }
   }
   return out;
-}
-
-/// Same, with T deduced from the elements: `make_matrix({{1.0, 2.0}, {3.0, 4.0}})`.
-template <class T, std::size_t R, std::size_t C>
-constexpr matrix<T, R, C> make_matrix(const T (&values)[R][C]) noexcept {
-  return make_matrix<T, R, C, T>(values);
 }
 
 /// A 1 x N matrix.

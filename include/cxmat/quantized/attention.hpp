@@ -23,13 +23,44 @@
 
 namespace cxmat::q8 {
 
+/// Per-channel requantization of the projections (TFLite's per-channel int8 weights, one scale
+/// per output channel): one requantizer per output column of Q, K and V. Per-tensor layers hold
+/// the empty version, which takes no storage.
+template <bool PerChannel, std::size_t QW, std::size_t VW>
+struct projection_channels {
+  static constexpr std::nullptr_t q() noexcept { return nullptr; }
+  static constexpr std::nullptr_t k() noexcept { return nullptr; }
+  static constexpr std::nullptr_t v() noexcept { return nullptr; }
+};
+template <std::size_t QW, std::size_t VW>
+struct projection_channels<true, QW, VW> {
+  requantizer query[QW]{}, key[QW]{}, value[VW]{};
+  constexpr const requantizer* q() const noexcept { return query; }
+  constexpr const requantizer* k() const noexcept { return key; }
+  constexpr const requantizer* v() const noexcept { return value; }
+};
+/// The same for the output projection (attention_layer).
+template <bool PerChannel, std::size_t W>
+struct output_projection_channels {
+  static constexpr std::nullptr_t get() noexcept { return nullptr; }
+};
+template <std::size_t W>
+struct output_projection_channels<true, W> {
+  requantizer values[W]{};
+  constexpr const requantizer* get() const noexcept { return values; }
+};
+
 /// The int8 parameters of H attention heads over inputs of width DModel, d_k = DK, d_v = DV, no
 /// output projection. Weights are stored [out, in] like TFLite FULLY_CONNECTED weights (so wq is
 /// Wqᵀ, (H·DK) x DModel; head h owns rows h·DK .. h·DK + DK - 1); biases are int32 with scale
 /// input_scale · weight_scale. Only integers: nothing here needs floating point at run time.
-template <std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV>
+/// PerChannel: the projection weights have one scale per output channel (TFLite's default for
+/// fully-connected weights), and `channels` holds each channel's requantizer, used instead of
+/// query.output, key.output and value.output.
+template <std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, bool PerChannel = false>
 struct attention_heads {
   static constexpr std::size_t d_model = DModel, heads = H, d_k = DK, d_v = DV;
+  static constexpr bool per_channel = PerChannel;
   matrix<std::int8_t, H * DK, DModel> wq, wk;
   matrix<std::int8_t, H * DV, DModel> wv;
   matrix<std::int32_t, 1, H * DK> bq, bk;
@@ -39,15 +70,18 @@ struct attention_heads {
   matmul_params query, key, value, scores;
   softmax_params softmax{};
   matmul_params context;
+  [[no_unique_address]] projection_channels<PerChannel, H * DK, H * DV> channels;
 };
 
-/// attention_heads followed by the output projection: wo is Woᵀ, DOut x (H·DV), bo its int32 bias.
-template <std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, std::size_t DOut>
-struct attention_layer : attention_heads<DModel, H, DK, DV> {
+/// attention_heads followed by the output projection: wo is Woᵀ, DOut x (H·DV), bo its int32 bias
+/// (per channel: output_channels holds W_o's per-channel requantizers).
+template <std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, std::size_t DOut, bool PerChannel = false>
+struct attention_layer : attention_heads<DModel, H, DK, DV, PerChannel> {
   static constexpr std::size_t d_out = DOut;
   matrix<std::int8_t, DOut, H * DV> wo;
   matrix<std::int32_t, 1, DOut> bo;
   matmul_params output;
+  [[no_unique_address]] output_projection_channels<PerChannel, DOut> output_channels;
 };
 
 /// q8::multi_head_attention(x, layer): x's width is the layer's d_model.
@@ -63,6 +97,8 @@ concept QuantizedMaskFits = AttentionOption<O> && cxmat::detail::option_traits<s
 namespace shape_error {
 template <class XCols, std::size_t DModel>
 struct q8_attention_x_cols_must_equal_layer_d_model;  // x is n x d_model of the layer it runs through
+template <class Rows, class Cols>
+struct q8_input_must_be_int8_not_uint8;  // uint8 q, zero point z: pass int8 q - 128 with zero point z - 128
 }  // namespace shape_error
 
 namespace detail {
@@ -85,22 +121,22 @@ constexpr bool allows(const causal_mask<A>& /*o*/, std::size_t i, std::size_t j)
 // handed to emit(i, C_i). The only temporaries are K, V and one row each of Q, scores, mask and
 // C, so neither Q, the scores, the probabilities nor C is ever stored whole.
 // probs, when not null, receives every head's probabilities (H x N x N).
-template <std::size_t N, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class Emit, class Probs,
-          class... O>
-constexpr void heads_by_row(const std::int8_t (*x)[DModel], const attention_heads<DModel, H, DK, DV>& l, Emit emit,
+template <std::size_t N, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, bool PC, class Emit,
+          class Probs, class... O>
+constexpr void heads_by_row(const std::int8_t (*x)[DModel], const attention_heads<DModel, H, DK, DV, PC>& l, Emit emit,
                             Probs* probs, const O&... opts) noexcept {
   constexpr std::size_t qw = H * DK, vw = H * DV;
   std::int8_t k[N][qw]{}, v[N][vw]{};
   matmul_transposed_kernel(rows_of<DModel>{x, 0}, rows_of<DModel>{l.wk.elems, 0}, N, qw, DModel, l.bk.elems[0], l.key,
-                           k, 0);
+                           k, 0, l.channels.k());
   matmul_transposed_kernel(rows_of<DModel>{x, 0}, rows_of<DModel>{l.wv.elems, 0}, N, vw, DModel, l.bv.elems[0], l.value,
-                           v, 0);
+                           v, 0, l.channels.v());
   for (std::size_t i = 0; i < N; ++i) {
     std::int8_t q[1][qw]{}, p[1][N]{}, c[1][vw]{};
     bool keep[N]{};
     for (std::size_t j = 0; j < N; ++j) keep[j] = (true && ... && allows(opts, i, j));
     matmul_transposed_kernel(rows_of<DModel>{x + i, 0}, rows_of<DModel>{l.wq.elems, 0}, 1, qw, DModel, l.bq.elems[0],
-                             l.query, q, 0);
+                             l.query, q, 0, l.channels.q());
     for (std::size_t h = 0; h < H; ++h) {
       matmul_transposed_kernel(rows_of<qw>{q, h * DK}, rows_of<qw>{k, h * DK}, 1, N, DK, nullptr, l.scores, p, 0);
       softmax_row<N>(p[0], p[0], sizeof...(O) == 0 ? nullptr : keep, l.softmax);
@@ -120,10 +156,10 @@ constexpr void heads_by_row(const std::int8_t (*x)[DModel], const attention_head
 /// the layer's input quantization), the result n x (H·d_v), the heads side by side (quantized with
 /// the context quantization). Options: masks as in the float API (mask, key_padding, causal);
 /// masked keys get probability exactly 0, a fully masked query row gives the zero point (real 0).
-template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>
+template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, bool PC, class... O>
 requires InputFitsLayer<DM, DModel> &&
     (QuantizedMaskFits<O, N>&&...) constexpr matrix<std::int8_t, N, H * DV> multi_head_attention(
-        const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV>& heads,
+        const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV, PC>& heads,
         const O&... opts) noexcept {
   static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && N.size <= max_matmul_depth,
                 "q8::multi_head_attention: n or d_model too large for the int8 kernels");
@@ -140,20 +176,21 @@ requires InputFitsLayer<DM, DModel> &&
 /// Int8 multi-head self-attention with output projection: x is n x d_model, the result n x d_out
 /// (quantized with the layer's output quantization). Options as above.
 template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, std::size_t DOut,
-          class... O>
+          bool PC, class... O>
 requires InputFitsLayer<DM, DModel> &&
     (QuantizedMaskFits<O, N>&&...) constexpr matrix<std::int8_t, N, DOut> multi_head_attention(
-        const matrix<std::int8_t, N, DM>& x, const attention_layer<DModel, H, DK, DV, DOut>& layer,
+        const matrix<std::int8_t, N, DM>& x, const attention_layer<DModel, H, DK, DV, DOut, PC>& layer,
         const O&... opts) noexcept {
   static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && H * DV <= max_matmul_depth,
                 "q8::multi_head_attention: n or d_model too large for the int8 kernels");
   matrix<std::int8_t, N, DOut> out{};
   // Y_i = C_i·Woᵀ + bo as soon as C_i is known.
   detail::heads_by_row<N.size>(
-      x.elems, static_cast<const attention_heads<DModel, H, DK, DV>&>(layer),
+      x.elems, static_cast<const attention_heads<DModel, H, DK, DV, PC>&>(layer),
       [&out, &layer](std::size_t i, const std::int8_t(*c)[H * DV]) {
         detail::matmul_transposed_kernel(detail::rows_of<H * DV>{c, 0}, detail::rows_of<H * DV>{layer.wo.elems, 0}, 1,
-                                         DOut, H * DV, layer.bo.elems[0], layer.output, out.elems + i, 0);
+                                         DOut, H * DV, layer.bo.elems[0], layer.output, out.elems + i, 0,
+                                         layer.output_channels.get());
       },
       static_cast<std::nullptr_t*>(nullptr), opts...);
   return out;
@@ -162,10 +199,10 @@ requires InputFitsLayer<DM, DModel> &&
 /// Every head's int8 attention probabilities, H x n x n (scale 1/256, zero point -128: real
 /// weight = (p + 128) / 256), as the layer computes them; masked keys are -128 (weight 0). For
 /// attention_heads or attention_layer (the output projection plays no part). Options as above.
-template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>
+template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, bool PC, class... O>
 requires InputFitsLayer<DM, DModel> &&
     (QuantizedMaskFits<O, N>&&...) constexpr batch<std::int8_t, H, N, N> attention_probabilities(
-        const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV>& heads,
+        const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV, PC>& heads,
         const O&... opts) noexcept {
   static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && N.size <= max_matmul_depth,
                 "q8::attention_probabilities: n or d_model too large for the int8 kernels");
@@ -176,18 +213,30 @@ requires InputFitsLayer<DM, DModel> &&
 }
 
 /// Shape error: q8::attention_probabilities(x, layer) with x's width other than the layer's d_model.
-template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>
+template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, bool PC, class... O>
 requires(!InputFitsLayer<DM, DModel>)
     shape_error::q8_attention_x_cols_must_equal_layer_d_model<dim_of<DM>, DModel> attention_probabilities(
-        const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV>& heads, const O&... opts)
+        const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV, PC>& heads, const O&... opts)
 noexcept;
 
 /// Shape error: q8::multi_head_attention(x, layer) with x's width other than the layer's d_model.
-template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, class... O>
+template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, bool PC, class... O>
 requires(!InputFitsLayer<DM, DModel>)
     shape_error::q8_attention_x_cols_must_equal_layer_d_model<dim_of<DM>, DModel> multi_head_attention(
-        const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV>& heads, const O&... opts)
+        const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV, PC>& heads, const O&... opts)
 noexcept;
+
+/// Error: q8::multi_head_attention(x, layer) with a uint8 x (TFLite's older asymmetric uint8
+/// scheme). The int8 layer takes int8, as TFLite's int8 kernels do: a uint8 tensor q with zero
+/// point z is the int8 tensor q - 128 with zero point z - 128 and the same scale.
+template <extent N, extent DM, class Layer, class... O>
+shape_error::q8_input_must_be_int8_not_uint8<dim_of<N>, dim_of<DM>> multi_head_attention(
+    const matrix<std::uint8_t, N, DM>& x, const Layer& layer, const O&... opts) noexcept;
+
+/// Error: q8::attention_probabilities(x, layer) with a uint8 x (see above).
+template <extent N, extent DM, class Layer, class... O>
+shape_error::q8_input_must_be_int8_not_uint8<dim_of<N>, dim_of<DM>> attention_probabilities(
+    const matrix<std::uint8_t, N, DM>& x, const Layer& layer, const O&... opts) noexcept;
 
 }  // namespace cxmat::q8
 

@@ -1,9 +1,11 @@
 // Post-training calibration at compile time: from the float weights of a self-attention layer
 // and a representative input set to the int8 layer, every scale, zero point, multiplier, shift
 // and diff_min derived the way the TFLite converter does it (min/max calibration, asymmetric
-// int8 activations, symmetric per-tensor int8 weights).
+// int8 activations, symmetric per-tensor int8 weights). NaN and infinite weights or inputs are
+// refused: a named error in a constant expression, a status at run time.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -24,24 +26,141 @@
 
 namespace cxmat::q8 {
 
+/// What calibrate found: ok, or the first refused tensor (in argument order: xs, Wq, Wk, Wv, Wo,
+/// then the computed tensors). A layer whose status is not ok holds zeros and must not be used.
+enum class calibration_status : std::uint8_t {
+  ok,
+  non_finite_input,   // a NaN or infinite entry in the representative inputs xs
+  non_finite_weight,  // a NaN or infinite weight
+  non_finite_range,   // finite inputs and weights, but a computed tensor leaves double's range
+};
+
+/// The tensors calibrate reads or computes, for calibration_status and the named errors.
+enum class calibration_tensor : std::uint8_t {
+  none,
+  input,
+  wq,
+  wk,
+  wv,
+  wo,
+  bq,
+  bk,
+  bv,
+  bo,
+  query,
+  key,
+  value,
+  scores,
+  context,
+  output
+};
+
+/// How much of the int8 range a weight tensor uses, to make outliers visible: with symmetric
+/// quantization the largest |weight| sets the scale, so one outlier pushes the others towards 0.
+/// `zeroed` counts nonzero weights that quantize to 0 (their information is lost), `mean_abs_q`
+/// is the mean |q| (127 at most; weights spread evenly over their range give about 64).
+struct weight_use {
+  std::size_t elements = 0, zeroed = 0;
+  double mean_abs_q = 0;
+  friend constexpr bool operator==(const weight_use&, const weight_use&) = default;
+};
+
+/// calibrate's option for per-channel weights (TFLite's default for fully-connected weights):
+/// each output channel of W_q, W_k, W_v (and W_o) gets its own symmetric scale max|w| / 127 over
+/// that channel, so one large channel does not flatten the others.
+struct per_channel_weights_t {
+  explicit constexpr per_channel_weights_t() = default;
+};
+inline constexpr per_channel_weights_t per_channel_weights{};
+
+namespace detail {
+template <class Layer>
+constexpr std::size_t out_width_of() noexcept {
+  if constexpr (requires { Layer::d_out; }) {
+    return Layer::d_out;
+  } else {
+    return 1;
+  }
+}
+}  // namespace detail
+
 /// A calibrated int8 layer and the quantization of every tensor around it: `layer` is what runs
 /// (attention_heads or attention_layer); `input` quantizes x, `output` reads the result back
 /// (for attention_heads it equals `context`); the rest document the intermediate tensors.
+/// `status` says whether calibration succeeded; if not, `tensor` names the refused tensor and
+/// `item`, `row`, `col` its element (item: the index in xs; weights in the float API's in x out
+/// layout), and `layer` is all zeros. `wq_use` ... `wo_use` report each weight tensor's int8 use.
 template <class Layer>
 struct calibration {
   Layer layer;
-  quantization input, query, key, value, scores, context, output;
-  quantization wq, wk, wv, wo;  // wo is {1, 0} when the layer has no output projection
+  quantization input{}, query{}, key{}, value{}, scores{}, context{}, output{};
+  quantization wq{}, wk{}, wv{}, wo{};  // wo is {1, 0} when the layer has no output projection
   static constexpr quantization softmax_output = softmax_output_quantization;
+  calibration_status status = calibration_status::ok;
+  calibration_tensor tensor = calibration_tensor::none;
+  std::size_t item = 0, row = 0, col = 0;
+  weight_use wq_use, wk_use, wv_use, wo_use;
+  /// Each output channel's weight scale (all equal to wq.scale ... in a per-tensor calibration;
+  /// with per_channel_weights, wq ... wo hold the largest, the per-tensor scale).
+  matrix<double, 1, Layer::heads * Layer::d_k> wq_scales{}, wk_scales{};
+  matrix<double, 1, Layer::heads * Layer::d_v> wv_scales{};
+  matrix<double, 1, detail::out_width_of<Layer>()> wo_scales{};
+  constexpr bool ok() const noexcept { return status == calibration_status::ok; }
 };
 
 namespace detail {
 
+// The named error of a NaN or infinite entry in a tensor calibrate reads (deliberately not
+// constexpr: a constant expression that reaches it stops, and the compiler quotes its name with
+// the tensor). clang's notes show the element too: in call to 'element_must_be_finite<...>(value,
+// item, row, col)'.
+template <calibration_tensor T>
+inline void calibrate_refuses_nan_or_infinity_in() noexcept {}
+
+template <calibration_tensor T>
+constexpr bool element_must_be_finite(double v, std::size_t item, std::size_t row, std::size_t col) noexcept {
+  if (v >= std::numeric_limits<double>::lowest() && v <= std::numeric_limits<double>::max()) return true;
+  static_cast<void>(item), static_cast<void>(row), static_cast<void>(col);
+  if (std::is_constant_evaluated()) calibrate_refuses_nan_or_infinity_in<T>();
+  return false;
+}
+
+// Where calibration failed, if it did (the first failure kept).
+struct refusal {
+  calibration_status status = calibration_status::ok;
+  calibration_tensor tensor = calibration_tensor::none;
+  std::size_t item = 0, row = 0, col = 0;
+  constexpr void set(calibration_status s, calibration_tensor t, std::size_t i, std::size_t r, std::size_t c) noexcept {
+    if (status == calibration_status::ok) status = s, tensor = t, item = i, row = r, col = c;
+  }
+};
+
+template <calibration_tensor T, class M>
+constexpr void check_finite(const M& m, std::size_t item, calibration_status s, refusal& r) noexcept {
+  for (std::size_t i = 0; i < M::rows; ++i) {
+    for (std::size_t j = 0; j < M::cols; ++j) {
+      if (!element_must_be_finite<T>(static_cast<double>(m.elems[i][j]), item, i, j)) r.set(s, T, item, i, j);
+    }
+  }
+}
+
+template <class Layer>
+constexpr calibration<Layer> refused(const refusal& r) noexcept {
+  calibration<Layer> c{};
+  c.status = r.status, c.tensor = r.tensor, c.item = r.item, c.row = r.row, c.col = r.col;
+  return c;
+}
+
 struct range {
   double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
+  // A NaN sticks in lo (v != v), so a range that met one is refused below; one statement per
+  // value for the constant evaluator's step count.
   constexpr void add(double v) noexcept {
-    lo = v < lo ? v : lo;
+    lo = v < lo || v != v ? v : lo;
     hi = v > hi ? v : hi;
+  }
+  constexpr bool finite() const noexcept {
+    return lo > hi || (lo >= std::numeric_limits<double>::lowest() && hi <= std::numeric_limits<double>::max());
   }
   constexpr quantization asymmetric() const noexcept {
     return lo > hi ? quantization{1.0, 0} : choose_quantization(lo, hi);
@@ -53,7 +172,7 @@ constexpr quantization symmetric_of(const M& w) noexcept {
   double m = 0;
   for (std::size_t i = 0; i < M::rows; ++i) {
     for (std::size_t j = 0; j < M::cols; ++j) {
-      const double a = w(i, j) < 0 ? -w(i, j) : w(i, j);
+      const double a = w(i, j) < 0 ? -static_cast<double>(w(i, j)) : static_cast<double>(w(i, j));
       m = a > m ? a : m;
     }
   }
@@ -70,17 +189,69 @@ constexpr matrix<std::int8_t, Out, In> quantize_transposed(const M& w, quantizat
   return quantize(t, q);
 }
 
+// Each output channel's symmetric scale of W (in x out): column j's max|w| / 127 per channel, or
+// the tensor's scale for every channel.
+template <class M, class S>
+constexpr void channel_scales(const M& w, quantization tensor, bool per_channel, S& scales) noexcept {
+  for (std::size_t j = 0; j < M::cols; ++j) {
+    double m = 0;
+    for (std::size_t i = 0; per_channel && i < M::rows; ++i) {
+      const double a = w(i, j) < 0 ? -static_cast<double>(w(i, j)) : static_cast<double>(w(i, j));
+      m = a > m ? a : m;
+    }
+    scales.elems[0][j] = per_channel ? choose_symmetric_quantization(m).scale : tensor.scale;
+  }
+}
+
+// W (in x out) into TFLite's [out, in] layout, output channel j with scales(0, j).
+template <std::size_t Out, std::size_t In, class M, class S>
+constexpr matrix<std::int8_t, Out, In> quantize_channels(const M& w, const S& scales) noexcept {
+  matrix<std::int8_t, Out, In> out{};
+  for (std::size_t j = 0; j < Out; ++j) {
+    matrix<double, 1, In> row{};
+    for (std::size_t i = 0; i < In; ++i) row.elems[0][i] = w(i, j);
+    const auto q = quantize(row, quantization{scales.elems[0][j], 0});
+    for (std::size_t i = 0; i < In; ++i) out.elems[j][i] = q.elems[0][i];
+  }
+  return out;
+}
+
+// The int8 use of quantized weights q (out x in) of W (in x out).
+template <class Q, class M>
+constexpr weight_use use_of(const Q& q, const M& w) noexcept {
+  weight_use u{Q::rows * Q::cols, 0, 0.0};
+  std::int64_t sum = 0;
+  for (std::size_t i = 0; i < Q::rows; ++i) {
+    for (std::size_t j = 0; j < Q::cols; ++j) {
+      const std::int32_t v = q.elems[i][j];
+      sum += v < 0 ? -v : v;
+      u.zeroed += v == 0 && w.elems[j][i] != 0 ? 1U : 0U;
+    }
+  }
+  u.mean_abs_q = static_cast<double>(sum) / static_cast<double>(u.elements);
+  return u;
+}
+
 constexpr matmul_params product_params(quantization lhs, quantization rhs, quantization out,
                                        double extra = 1.0) noexcept {
   return {-lhs.zero_point, -rhs.zero_point, out.zero_point,
           quantize_multiplier(lhs.scale * rhs.scale * extra / out.scale)};
 }
 
+// Projection biases take no part in masking.
+template <projection P, class T, extent W>
+constexpr bool allows(const projection_bias<P, T, W>& /*o*/, std::size_t /*i*/, std::size_t /*j*/) noexcept {
+  return true;
+}
+
+// Per-channel weights are an option that masks nothing.
+constexpr bool allows(per_channel_weights_t /*o*/, std::size_t /*i*/, std::size_t /*j*/) noexcept { return true; }
+
 // The float layer on one input, reporting every intermediate to the ranges (masked scores are
 // left out: the int8 layer never quantizes them).
 template <std::size_t H, std::size_t N, std::size_t DM, std::size_t QW, std::size_t VW, class X, class WQ, class WK,
-          class WV, class... O>
-constexpr void observe(const X& x, const WQ& wq, const WK& wk, const WV& wv, range* r, double* ctx,
+          class WV, class B, class... O>
+constexpr void observe(const X& x, const WQ& wq, const WK& wk, const WV& wv, const B& bias, range* r, double* ctx,
                        const O&... opts) noexcept {
   constexpr std::size_t dk = QW / H, dv = VW / H;
   double q[N][QW]{}, k[N][QW]{}, v[N][VW]{};
@@ -93,8 +264,9 @@ constexpr void observe(const X& x, const WQ& wq, const WK& wk, const WV& wv, ran
       for (std::size_t j = 0; j < QW; ++j) k[i][j] += xit * wk.elems[t][j];
       for (std::size_t j = 0; j < VW; ++j) v[i][j] += xit * wv.elems[t][j];
     }
-    for (std::size_t j = 0; j < QW; ++j) r[0].add(q[i][j]), r[1].add(k[i][j]);
-    for (std::size_t j = 0; j < VW; ++j) r[2].add(v[i][j]);
+    // The biases after the products, as the float API adds them (X·W + b).
+    for (std::size_t j = 0; j < QW; ++j) r[0].add(q[i][j] += bias.q[j]), r[1].add(k[i][j] += bias.k[j]);
+    for (std::size_t j = 0; j < VW; ++j) r[2].add(v[i][j] += bias.v[j]);
   }
   const double root = cxmat::sqrt(static_cast<double>(dk));
   for (std::size_t h = 0; h < H; ++h) {
@@ -127,26 +299,150 @@ constexpr void observe(const X& x, const WQ& wq, const WK& wk, const WV& wv, ran
   }
 }
 
-template <std::size_t H, std::size_t DM, std::size_t QW, std::size_t VW, class WQ, class WK, class WV>
-constexpr attention_heads<DM, H, QW / H, VW / H> make_heads(const WQ& wq, const WK& wk, const WV& wv, quantization in,
-                                                            const range* r, quantization* out) noexcept {
-  const quantization sq = r[0].asymmetric(), sk = r[1].asymmetric(), sv = r[2].asymmetric(), ss = r[3].asymmetric(),
-                     sc = r[4].asymmetric();
-  const quantization wq_q = symmetric_of(wq), wk_q = symmetric_of(wk), wv_q = symmetric_of(wv);
-  attention_heads<DM, H, QW / H, VW / H> l{};
-  l.wq = quantize_transposed<QW, DM>(wq, wq_q);
-  l.wk = quantize_transposed<QW, DM>(wk, wk_q);
-  l.wv = quantize_transposed<VW, DM>(wv, wv_q);
-  l.query = product_params(in, wq_q, sq);
-  l.key = product_params(in, wk_q, sk);
-  l.value = product_params(in, wv_q, sv);
-  constexpr std::size_t head_width = QW / H;  // d_k of one head
-  l.scores = product_params(sq, sk, ss, 1.0 / cxmat::sqrt(static_cast<double>(head_width)));
-  l.softmax = make_softmax_params(ss.scale);
-  l.context = product_params(softmax_output_quantization, sv, sc);
-  out[0] = sq, out[1] = sk, out[2] = sv, out[3] = ss, out[4] = sc;
-  out[5] = wq_q, out[6] = wk_q, out[7] = wv_q;
-  return l;
+// The float biases of the four projections (zero where none is given), in double.
+template <std::size_t QW, std::size_t VW, std::size_t DO>
+struct float_biases {
+  double q[QW]{}, k[QW]{}, v[VW]{}, o[DO]{};
+};
+template <projection P, std::size_t W, class O>
+constexpr void take_bias(double (&/*b*/)[W], const O& /*option*/) noexcept {}
+template <projection P, std::size_t W, class U, extent BW>
+constexpr void take_bias(double (&b)[W], const projection_bias<P, U, BW>& o) noexcept {
+  for (std::size_t j = 0; j < W; ++j) b[j] = o.values.elems[0][j];
+}
+template <calibration_tensor T, projection P, class O>
+constexpr void check_bias(const O& /*option*/, refusal& /*r*/) noexcept {}
+template <calibration_tensor T, projection P, class U, extent BW>
+constexpr void check_bias(const projection_bias<P, U, BW>& o, refusal& r) noexcept {
+  check_finite<T>(o.values, 0, calibration_status::non_finite_weight, r);
+}
+
+// An int32 bias row, channel j of scale input_scale · weight_scales(0, j) (TFLite: zero point 0).
+// b / s is computed first, then quantize_bias with scale 1 (x / 1 is exact): one rounding rule.
+template <std::size_t W, class S>
+constexpr matrix<std::int32_t, 1, W> quantized_bias(const double (&b)[W], double input_scale,
+                                                    const S& weight_scales) noexcept {
+  matrix<double, 1, W> m{};
+  for (std::size_t j = 0; j < W; ++j) m.elems[0][j] = b[j] / (input_scale * weight_scales.elems[0][j]);
+  return quantize_bias(m, 1.0);
+}
+
+template <class... O>
+inline constexpr bool wants_per_channel = (std::is_same_v<std::remove_cvref_t<O>, per_channel_weights_t> || ...);
+
+template <class WO>
+constexpr std::size_t out_width() noexcept {
+  if constexpr (std::is_same_v<WO, std::nullptr_t>) {
+    return 1;
+  } else {
+    return WO::cols;
+  }
+}
+
+// The whole calibration, with or without the output projection (Wo a matrix, or nullptr_t).
+template <class Layer, std::size_t H, class XS, class WQ, class WK, class WV, class WO, class... O>
+constexpr calibration<Layer> calibrate_layer(const XS& xs, const WQ& wq, const WK& wk, const WV& wv, const WO& wo,
+                                             const O&... opts) noexcept {
+  constexpr bool has_wo = !std::is_same_v<WO, std::nullptr_t>;
+  constexpr std::size_t n = XS::rows, dm = XS::cols, qw = WQ::cols, vw = WV::cols;
+  // Refused tensors first: nothing below may meet a NaN or an infinity it did not compute.
+  refusal bad{};
+  for (std::size_t b = 0; b < XS::count; ++b) {
+    check_finite<calibration_tensor::input>(xs[b], b, calibration_status::non_finite_input, bad);
+  }
+  check_finite<calibration_tensor::wq>(wq, 0, calibration_status::non_finite_weight, bad);
+  check_finite<calibration_tensor::wk>(wk, 0, calibration_status::non_finite_weight, bad);
+  check_finite<calibration_tensor::wv>(wv, 0, calibration_status::non_finite_weight, bad);
+  if constexpr (has_wo) check_finite<calibration_tensor::wo>(wo, 0, calibration_status::non_finite_weight, bad);
+  (check_bias<calibration_tensor::bq, projection::query>(opts, bad), ...);
+  (check_bias<calibration_tensor::bk, projection::key>(opts, bad), ...);
+  (check_bias<calibration_tensor::bv, projection::value>(opts, bad), ...);
+  (check_bias<calibration_tensor::bo, projection::output>(opts, bad), ...);
+  if (bad.status != calibration_status::ok) return refused<Layer>(bad);
+  constexpr std::size_t dout = has_wo ? out_width<WO>() : 1;
+  float_biases<qw, vw, dout> fb{};
+  (take_bias<projection::query>(fb.q, opts), ...);
+  (take_bias<projection::key>(fb.k, opts), ...);
+  (take_bias<projection::value>(fb.v, opts), ...);
+  (take_bias<projection::output>(fb.o, opts), ...);
+
+  range r[5]{}, rx{}, ry{};
+  double ctx[n * vw]{};
+  for (std::size_t b = 0; b < XS::count; ++b) {
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = 0; j < dm; ++j) rx.add(xs(b, i, j));
+    }
+    observe<H, n, dm, qw, vw>(xs[b], wq, wk, wv, fb, r, ctx, opts...);
+    if constexpr (has_wo) {
+      for (std::size_t i = 0; i < n; ++i) {
+        double y[WO::cols]{};
+        for (std::size_t t = 0; t < vw; ++t) {
+          const double cit = ctx[i * vw + t];
+          for (std::size_t j = 0; j < WO::cols; ++j) y[j] += cit * wo.elems[t][j];
+        }
+        for (std::size_t j = 0; j < WO::cols; ++j) ry.add(y[j] + fb.o[j]);
+      }
+    }
+  }
+  constexpr calibration_tensor computed[5] = {calibration_tensor::query, calibration_tensor::key,
+                                              calibration_tensor::value, calibration_tensor::scores,
+                                              calibration_tensor::context};
+  for (std::size_t k = 0; k < 5; ++k) {
+    if (!r[k].finite()) bad.set(calibration_status::non_finite_range, computed[k], 0, 0, 0);
+  }
+  if (!ry.finite()) bad.set(calibration_status::non_finite_range, calibration_tensor::output, 0, 0, 0);
+  if (bad.status != calibration_status::ok) return refused<Layer>(bad);
+
+  calibration<Layer> c{};
+  c.input = rx.asymmetric();
+  c.query = r[0].asymmetric(), c.key = r[1].asymmetric(), c.value = r[2].asymmetric();
+  c.scores = r[3].asymmetric(), c.context = r[4].asymmetric();
+  c.wq = symmetric_of(wq), c.wk = symmetric_of(wk), c.wv = symmetric_of(wv);
+  constexpr bool pc = Layer::per_channel;
+  channel_scales(wq, c.wq, pc, c.wq_scales), channel_scales(wk, c.wk, pc, c.wk_scales);
+  channel_scales(wv, c.wv, pc, c.wv_scales);
+  auto& l = static_cast<attention_heads<dm, H, qw / H, vw / H, pc>&>(c.layer);
+  l.wq = quantize_channels<qw, dm>(wq, c.wq_scales);
+  l.wk = quantize_channels<qw, dm>(wk, c.wk_scales);
+  l.wv = quantize_channels<vw, dm>(wv, c.wv_scales);
+  l.bq = quantized_bias(fb.q, c.input.scale, c.wq_scales);
+  l.bk = quantized_bias(fb.k, c.input.scale, c.wk_scales);
+  l.bv = quantized_bias(fb.v, c.input.scale, c.wv_scales);
+  l.query = product_params(c.input, c.wq, c.query);
+  l.key = product_params(c.input, c.wk, c.key);
+  l.value = product_params(c.input, c.wv, c.value);
+  if constexpr (pc) {
+    for (std::size_t j = 0; j < qw; ++j) {
+      l.channels.query[j] = product_params(c.input, {c.wq_scales.elems[0][j], 0}, c.query).output;
+      l.channels.key[j] = product_params(c.input, {c.wk_scales.elems[0][j], 0}, c.key).output;
+    }
+    for (std::size_t j = 0; j < vw; ++j) {
+      l.channels.value[j] = product_params(c.input, {c.wv_scales.elems[0][j], 0}, c.value).output;
+    }
+  }
+  constexpr std::size_t head_width = qw / H;  // d_k of one head
+  l.scores = product_params(c.query, c.key, c.scores, 1.0 / cxmat::sqrt(static_cast<double>(head_width)));
+  l.softmax = make_softmax_params(c.scores.scale);
+  l.context = product_params(softmax_output_quantization, c.value, c.context);
+  c.wq_use = use_of(l.wq, wq), c.wk_use = use_of(l.wk, wk), c.wv_use = use_of(l.wv, wv);
+  if constexpr (has_wo) {
+    c.wo = symmetric_of(wo);
+    c.output = ry.asymmetric();
+    channel_scales(wo, c.wo, pc, c.wo_scales);
+    c.layer.wo = quantize_channels<WO::cols, vw>(wo, c.wo_scales);
+    c.layer.bo = quantized_bias(fb.o, c.context.scale, c.wo_scales);
+    c.layer.output = product_params(c.context, c.wo, c.output);
+    if constexpr (pc) {
+      for (std::size_t j = 0; j < WO::cols; ++j) {
+        c.layer.output_channels.values[j] = product_params(c.context, {c.wo_scales.elems[0][j], 0}, c.output).output;
+      }
+    }
+    c.wo_use = use_of(c.layer.wo, wo);
+  } else {
+    c.output = c.context, c.wo = {1.0, 0};
+    c.wo_scales.elems[0][0] = 1.0;
+  }
+  return c;
 }
 
 }  // namespace detail
@@ -157,76 +453,74 @@ template <std::size_t H, auto DM, auto DMq, auto QW, auto DMk, auto KW, auto DMv
 concept CalibrationShapesFit = ProjectionFitsInput<DM, DMq> && ProjectionFitsInput<DM, DMk> &&
     ProjectionFitsInput<DM, DMv> && QueryKeyWidthsMatch<QW, KW> && HeadsDivideWidth<QW, H> && HeadsDivideWidth<VW, H>;
 
+/// calibrate's options: masks that fit the n x n scores, and at most one float or double bias per
+/// projection (query_bias, key_bias, value_bias; output_bias only with Wo), each as wide as its
+/// projection, as the float API takes them (PyTorch's in_proj_bias and out_proj.bias).
+template <projection P, auto W, auto QW, auto VW, auto DO>
+constexpr bool bias_fits_projection() noexcept {
+  if constexpr (P == projection::value) {
+    return compatible_extents<W, VW>;
+  } else if constexpr (P == projection::output) {
+    return compatible_extents<W, DO>;
+  } else {
+    return compatible_extents<W, QW>;
+  }
+}
+template <class O, auto N, auto QW, auto VW, auto DO, bool HasWo>
+inline constexpr bool calibration_option_fits = QuantizedMaskFits<O, N>;
+template <auto N, auto QW, auto VW, auto DO, bool HasWo>
+inline constexpr bool calibration_option_fits<per_channel_weights_t, N, QW, VW, DO, HasWo> = true;
+template <auto N, auto QW, auto VW, auto DO, bool HasWo, projection P, class U, extent W>
+inline constexpr bool calibration_option_fits<projection_bias<P, U, W>, N, QW, VW, DO, HasWo> =
+    (std::same_as<U, float> || std::same_as<U, double>)&&(P != projection::output || HasWo) &&
+    bias_fits_projection<P, W, QW, VW, DO>();
+template <auto N, auto QW, auto VW, auto DO, bool HasWo, class... O>
+concept CalibrationOptionsFit =
+    (calibration_option_fits<std::remove_cvref_t<O>, N, QW, VW, DO, HasWo> && ...) && OptionsAreConsistent<O...>;
+
+/// calibrate's inputs and weights: float or double (each tensor its own).
+template <class T>
+concept CalibrationElement = std::same_as<T, float> || std::same_as<T, double>;
+
 /// Calibrates H-head self-attention without output projection (the float API's
 /// multi_head_attention<H>(x, Wq, Wk, Wv, masks...)) on the B representative inputs xs (B x n x
 /// d_model): min/max of every tensor over the set, asymmetric int8 activations, symmetric int8
-/// weights, zero biases, and every multiplier from those scales (1/√d_k folded into the scores'
-/// multiplier). Masks passed here shape the score ranges; pass the same ones to the int8 layer.
-template <std::size_t H, extent B, extent N, extent DM, extent DMq, extent QW, extent DMk, extent KW, extent DMv,
-          extent VW, class... O>
-requires CalibrationShapesFit<H, DM, DMq, QW, DMk, KW, DMv, VW> &&(QuantizedMaskFits<O, N>&&...) constexpr calibration<
-    attention_heads<DM.size, H, QW.size / H, VW.size / H>> calibrate(const batch<double, B, N, DM>& xs,
-                                                                     const matrix<double, DMq, QW>& wq,
-                                                                     const matrix<double, DMk, KW>& wk,
-                                                                     const matrix<double, DMv, VW>& wv,
-                                                                     const O&... opts) noexcept {
-  detail::range r[5]{}, rx{};
-  double ctx[N.size * VW.size]{};
-  for (std::size_t b = 0; b < B.size; ++b) {
-    for (std::size_t i = 0; i < N.size; ++i) {
-      for (std::size_t j = 0; j < DM.size; ++j) rx.add(xs(b, i, j));
-    }
-    detail::observe<H, N.size, DM.size, QW.size, VW.size>(xs[b], wq, wk, wv, r, ctx, opts...);
-  }
-  calibration<attention_heads<DM.size, H, QW.size / H, VW.size / H>> c{};
-  c.input = rx.asymmetric();
-  quantization q[8]{};
-  c.layer = detail::make_heads<H, DM.size, QW.size, VW.size>(wq, wk, wv, c.input, r, q);
-  c.query = q[0], c.key = q[1], c.value = q[2], c.scores = q[3], c.context = q[4], c.output = q[4];
-  c.wq = q[5], c.wk = q[6], c.wv = q[7], c.wo = {1.0, 0};
-  return c;
+/// weights, int32 biases (scale input scale · weight scale, zero point 0; zero where none is
+/// given), and every multiplier from those scales (1/√d_k folded into the scores' multiplier).
+/// Options: masks, which shape the score ranges (pass the same ones to the int8 layer), and the
+/// float API's query_bias, key_bias, value_bias (and output_bias with Wo), which the int8 layer
+/// holds in its bq, bk, bv (bo).
+/// Inputs and weights are float or double (computed in double). A NaN or infinite entry in xs or
+/// a weight is a named error in a constant expression (calibrate_refuses_nan_or_infinity_in<the
+/// tensor>) and at run time the result's status (non_finite_input / non_finite_weight, with the
+/// tensor and element); products that leave double's range give non_finite_range.
+template <std::size_t H, class TX, extent B, extent N, extent DM, class TW, extent DMq, extent QW, extent DMk,
+          extent KW, extent DMv, extent VW, class... O>
+requires CalibrationElement<TX> && CalibrationElement<TW> && CalibrationShapesFit<H, DM, DMq, QW, DMk, KW, DMv, VW> &&
+    CalibrationOptionsFit < N,
+    QW, VW, extent<anonymous> {
+  1
+}
+, false,
+    O... > constexpr calibration<attention_heads<DM.size, H, QW.size / H, VW.size / H, detail::wants_per_channel<O...>>>
+           calibrate(const batch<TX, B, N, DM>& xs, const matrix<TW, DMq, QW>& wq, const matrix<TW, DMk, KW>& wk,
+                     const matrix<TW, DMv, VW>& wv, const O&... opts) noexcept {
+  return detail::calibrate_layer<attention_heads<DM.size, H, QW.size / H, VW.size / H, detail::wants_per_channel<O...>>,
+                                 H>(xs, wq, wk, wv, nullptr, opts...);
 }
 
 /// As above with the output projection Wo ((H·d_v) x d_out): the result's `layer` is an
 /// attention_layer and `output` the quantization of its n x d_out result.
-template <std::size_t H, extent B, extent N, extent DM, extent DMq, extent QW, extent DMk, extent KW, extent DMv,
-          extent VW, extent VWo, extent DO, class... O>
-requires CalibrationShapesFit<H, DM, DMq, QW, DMk, KW, DMv, VW> && OutputProjectionFitsHeads<VW, VWo> &&
-    (QuantizedMaskFits<O, N>&&...) constexpr calibration<
-        attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size>> calibrate(const batch<double, B, N, DM>& xs,
-                                                                                  const matrix<double, DMq, QW>& wq,
-                                                                                  const matrix<double, DMk, KW>& wk,
-                                                                                  const matrix<double, DMv, VW>& wv,
-                                                                                  const matrix<double, VWo, DO>& wo,
-                                                                                  const O&... opts) noexcept {
-  detail::range r[5]{}, rx{}, ry{};
-  double ctx[N.size * VW.size]{};
-  for (std::size_t b = 0; b < B.size; ++b) {
-    for (std::size_t i = 0; i < N.size; ++i) {
-      for (std::size_t j = 0; j < DM.size; ++j) rx.add(xs(b, i, j));
-    }
-    detail::observe<H, N.size, DM.size, QW.size, VW.size>(xs[b], wq, wk, wv, r, ctx, opts...);
-    for (std::size_t i = 0; i < N.size; ++i) {
-      double y[DO.size]{};
-      for (std::size_t t = 0; t < VW.size; ++t) {
-        const double cit = ctx[i * VW.size + t];
-        for (std::size_t j = 0; j < DO.size; ++j) y[j] += cit * wo.elems[t][j];
-      }
-      for (std::size_t j = 0; j < DO.size; ++j) ry.add(y[j]);
-    }
-  }
-  calibration<attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size>> c{};
-  c.input = rx.asymmetric();
-  quantization q[8]{};
-  static_cast<attention_heads<DM.size, H, QW.size / H, VW.size / H>&>(c.layer) =
-      detail::make_heads<H, DM.size, QW.size, VW.size>(wq, wk, wv, c.input, r, q);
-  c.query = q[0], c.key = q[1], c.value = q[2], c.scores = q[3], c.context = q[4];
-  c.wq = q[5], c.wk = q[6], c.wv = q[7];
-  c.wo = detail::symmetric_of(wo);
-  c.output = ry.asymmetric();
-  c.layer.wo = detail::quantize_transposed<DO.size, VW.size>(wo, c.wo);
-  c.layer.output = detail::product_params(c.context, c.wo, c.output);
-  return c;
+template <std::size_t H, class TX, extent B, extent N, extent DM, class TW, extent DMq, extent QW, extent DMk,
+          extent KW, extent DMv, extent VW, extent VWo, extent DO, class... O>
+requires CalibrationElement<TX> && CalibrationElement<TW> && CalibrationShapesFit<H, DM, DMq, QW, DMk, KW, DMv, VW> &&
+    OutputProjectionFitsHeads<VW, VWo> && CalibrationOptionsFit<N, QW, VW, DO, true, O...>
+constexpr calibration<attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size, detail::wants_per_channel<O...>>>
+calibrate(const batch<TX, B, N, DM>& xs, const matrix<TW, DMq, QW>& wq, const matrix<TW, DMk, KW>& wk,
+          const matrix<TW, DMv, VW>& wv, const matrix<TW, VWo, DO>& wo, const O&... opts) noexcept {
+  return detail::calibrate_layer<
+      attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size, detail::wants_per_channel<O...>>, H>(
+      xs, wq, wk, wv, wo, opts...);
 }
 
 }  // namespace cxmat::q8

@@ -5,11 +5,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <cxmat/core/batch.hpp>
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/core/shape_rules.hpp>
+#include <cxmat/kernels/runtime_dsp.hpp>
 #include <cxmat/quantized/requantize.hpp>
 
 namespace cxmat::q8 {
@@ -74,6 +76,10 @@ constexpr std::int32_t dot(const rows_of<ACols>& a, const rows_of<BCols>& b, std
                            std::size_t depth, std::int32_t lo, std::int32_t ro) noexcept {
   const std::int8_t* pa = a.row(i);
   const std::int8_t* pb = b.row(j);
+#if CXMAT_DETAIL_DSP
+  // The kernels' switch: the DSP extension's dual multiply-accumulate at run time (same sums).
+  if (!std::is_constant_evaluated()) return cxmat::detail::dot_s8_dsp(pa, pb, depth, lo, ro);
+#endif
   std::int32_t acc = 0;
   std::size_t k = 0;
   for (; k + 4 <= depth; k += 4) {
@@ -94,15 +100,27 @@ constexpr std::int32_t dot(const rows_of<ACols>& a, const columns_of<BCols>& b, 
 }
 
 // out[i][out_col0 + j] = clamp(requantize(Σ_k (a(i,k) + lhs_offset)·(b(j,k) + rhs_offset) + bias[j])
-// + output_offset), for i < rows, j < cols, k < depth. bias may be null.
-template <class A, class B, std::size_t OutCols>
-constexpr void matmul_transposed_kernel(A a, B b, std::size_t rows, std::size_t cols, std::size_t depth,
-                                        const std::int32_t* bias, const matmul_params& p, std::int8_t (*out)[OutCols],
-                                        std::size_t out_col0) noexcept {
+// + output_offset), for i < rows, j < cols, k < depth. bias is an int32 row or nullptr (told
+// apart by its type, not by comparing a pointer with null: g++ 12 cannot compare the address of
+// a temporary's member with null in a constant expression). channels, when not nullptr, holds
+// one requantizer per output column j (per-channel weights), used instead of p.output.
+template <class A, class B, std::size_t OutCols, class Bias, class Channels = std::nullptr_t>
+constexpr void matmul_transposed_kernel(A a, B b, std::size_t rows, std::size_t cols, std::size_t depth, Bias bias,
+                                        const matmul_params& p, std::int8_t (*out)[OutCols], std::size_t out_col0,
+                                        Channels channels = nullptr) noexcept {
+  // requantize's shift checked and split once (a named error in a constant expression when out of range).
+  const std::int32_t shift = checked_shift(p.output.shift), left = shift > 0 ? shift : 0,
+                     right = shift > 0 ? 0 : -shift;
   for (std::size_t i = 0; i < rows; ++i) {
     for (std::size_t j = 0; j < cols; ++j) {
-      const std::int32_t acc = dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset) + (bias != nullptr ? bias[j] : 0);
-      const std::int32_t v = requantize(acc, p.output) + p.output_offset;
+      std::int32_t acc = dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset);
+      if constexpr (!std::is_same_v<Bias, std::nullptr_t>) acc += bias[j];
+      std::int32_t v = p.output_offset;
+      if constexpr (std::is_same_v<Channels, std::nullptr_t>) {
+        v += requantize_by(acc, p.output.multiplier, left, right);
+      } else {
+        v += requantize(acc, channels[j]);
+      }
       out[i][out_col0 + j] = static_cast<std::int8_t>(
           v < p.activation_min ? p.activation_min : (v > p.activation_max ? p.activation_max : v));
     }

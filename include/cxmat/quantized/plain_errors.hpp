@@ -36,6 +36,17 @@ constexpr sentence q8_layer_width() noexcept {
   return s;
 }
 
+template <class Rows, class Cols>
+constexpr sentence q8_uint8_input() noexcept {
+  sentence s;
+  s.put("q8::multi_head_attention(x, layer): x is uint8 ");
+  put_shape<Rows, Cols>(s);
+  s.put(
+      ", the int8 layer takes int8 (as TFLite's int8 kernels): uint8 q with zero point z is int8 q - 128 with"
+      " zero point z - 128, same scale.");
+  return s;
+}
+
 }  // namespace cxmat::detail::plain
 
 namespace cxmat::q8::shape_error {
@@ -50,6 +61,10 @@ struct matmul_transposed_bias_must_be_1_by_bt_rows {
 template <class XCols, std::size_t DModel>
 struct q8_attention_x_cols_must_equal_layer_d_model {
   static_assert(false, cxmat::detail::plain::q8_layer_width<XCols, DModel>());
+};
+template <class Rows, class Cols>
+struct q8_input_must_be_int8_not_uint8 {
+  static_assert(false, cxmat::detail::plain::q8_uint8_input<Rows, Cols>());
 };
 }  // namespace cxmat::q8::shape_error
 #endif

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include <cxmat/core/matrix.hpp>
 
@@ -16,10 +17,25 @@ struct quantization {
   friend constexpr bool operator==(const quantization&, const quantization&) = default;
 };
 
+/// Whether q is a quantization TFLite can use: a finite positive scale and an int8 zero point.
+constexpr bool valid(quantization q) noexcept {
+  return q.scale > 0 && q.scale <= std::numeric_limits<double>::max() && q.zero_point >= -128 && q.zero_point <= 127;
+}
+
 namespace detail {
-// round(v), halves away from zero (TFLite's TfLiteRound), for |v| < 2^62.
+// Named errors of constant evaluation (see requantize.hpp).
+inline void nan_has_no_integer_value() noexcept {}
+inline void quantization_range_must_be_finite() noexcept {}
+
+// round(v), halves away from zero (TFLite's TfLiteRound), saturated to ±2^62. NaN has no integer:
+// a named error in a constant expression, 0 at run time (never a cast of NaN).
 constexpr std::int64_t round_half_away(double v) noexcept {
-  const double a = v < 0 ? -v : v;
+  if (v != v) {
+    if (std::is_constant_evaluated()) nan_has_no_integer_value();
+    return 0;
+  }
+  double a = v < 0 ? -v : v;
+  a = a > 0x1p62 ? 0x1p62 : a;
   auto r = static_cast<std::int64_t>(a);
   if (a - static_cast<double>(r) >= 0.5) ++r;
   return v < 0 ? -r : r;
@@ -32,8 +48,16 @@ constexpr std::int32_t clamp_to(std::int64_t v, std::int32_t lo, std::int32_t hi
 /// Asymmetric int8 quantization of the real range [rmin, rmax] (TFLite's ChooseQuantizationParams
 /// with qmin = -128, qmax = 127): the range is widened to contain 0 (so that 0 is exact), scale =
 /// (rmax - rmin) / 255, and the zero point is rounded and clamped to [-128, 127]. An empty range
-/// {0} gets scale 1 (any scale represents it).
+/// {0} gets scale 1 (any scale represents it). rmin and rmax must be finite, and so must their
+/// difference: otherwise a constant expression stops with quantization_range_must_be_finite, and
+/// at run time the result is {NaN, 0}, which valid() rejects (quantize maps every value to the
+/// zero point with it, quantize_multiplier of its products gives {0, 0}).
 constexpr quantization choose_quantization(double rmin, double rmax) noexcept {
+  constexpr double max = std::numeric_limits<double>::max();
+  if (!(rmin >= -max && rmin <= max && rmax >= -max && rmax <= max && rmax - rmin <= max)) {
+    if (std::is_constant_evaluated()) detail::quantization_range_must_be_finite();
+    return {std::numeric_limits<double>::quiet_NaN(), 0};
+  }
   if (rmin > 0) rmin = 0;
   if (rmax < 0) rmax = 0;
   if (rmax == rmin) return {1.0, 0};
@@ -49,14 +73,20 @@ constexpr quantization choose_quantization(double rmin, double rmax) noexcept {
 }
 
 /// Symmetric int8 quantization of [-max_abs, max_abs] (TFLite's int8 weights): scale =
-/// max_abs / 127, zero point 0. max_abs = 0 gets scale 1.
+/// max_abs / 127, zero point 0. max_abs = 0 gets scale 1. A NaN or infinite max_abs is refused as
+/// by choose_quantization (a named error in a constant expression, {NaN, 0} at run time).
 constexpr quantization choose_symmetric_quantization(double max_abs) noexcept {
+  if (!(max_abs >= -std::numeric_limits<double>::max() && max_abs <= std::numeric_limits<double>::max())) {
+    if (std::is_constant_evaluated()) detail::quantization_range_must_be_finite();
+    return {std::numeric_limits<double>::quiet_NaN(), 0};
+  }
   if (max_abs < 0) max_abs = -max_abs;
   return {max_abs == 0 ? 1.0 : max_abs / 127.0, 0};
 }
 
 /// q = clamp(round(real / scale) + zero_point, -128, 127), halves away from zero (TFLite's Quantize
-/// with a double scale). Any shape.
+/// with a double scale). Any shape. A NaN value (or a NaN scale) is a named error in a constant
+/// expression (nan_has_no_integer_value) and quantizes to the zero point at run time.
 template <class T, extent R, extent C>
 constexpr matrix<std::int8_t, R, C> quantize(const matrix<T, R, C>& m, quantization q) noexcept {
   matrix<std::int8_t, R, C> out{};
@@ -71,7 +101,8 @@ constexpr matrix<std::int8_t, R, C> quantize(const matrix<T, R, C>& m, quantizat
   return out;
 }
 
-/// An int32 tensor (a bias) quantized with zero point 0: round(real / scale), saturated to int32.
+/// An int32 tensor (a bias) quantized with zero point 0: round(real / scale), saturated to int32;
+/// NaN as in quantize (an error in a constant expression, 0 at run time).
 template <class T, extent R, extent C>
 constexpr matrix<std::int32_t, R, C> quantize_bias(const matrix<T, R, C>& m, double scale) noexcept {
   matrix<std::int32_t, R, C> out{};

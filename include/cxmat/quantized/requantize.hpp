@@ -6,8 +6,25 @@
 
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 namespace cxmat::q8 {
+
+namespace detail {
+// Named errors of constant evaluation: each is deliberately not constexpr, so reaching one stops
+// the constant expression and the compiler names it (its first line quotes the function).
+inline void requantizer_shift_must_be_in_minus_31_to_30() noexcept {}
+inline void quantize_multiplier_of_nan_or_infinity() noexcept {}
+
+// The shift of a requantizer clamped to [-31, 30]: outside that range the shifts of requantize
+// would be undefined, so a constant expression stops with a named error, and at run time the
+// nearest shift of the range is used (a documented, defined result instead of undefined behaviour).
+constexpr std::int32_t checked_shift(std::int32_t shift) noexcept {
+  if (shift >= -31 && shift <= 30) return shift;
+  if (std::is_constant_evaluated()) requantizer_shift_must_be_in_minus_31_to_30();
+  return shift > 30 ? 30 : -31;
+}
+}  // namespace detail
 
 /// A real factor m = multiplier * 2^(shift - 31), multiplier a Q31 number in [2^30, 2^31) (or 0).
 /// shift > 0 shifts left and shift <= 0 shifts right, as TFLite's `shift` / CMSIS-NN's `shift`.
@@ -47,26 +64,35 @@ constexpr std::int32_t wrapping_shift_left(std::int32_t x, std::int32_t exponent
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << exponent);
 }
 
+namespace detail {
+// requantize with its shift already checked and split (left in [0, 30], right in [0, 31]): the
+// kernels split it once per product instead of once per element.
+constexpr std::int32_t requantize_by(std::int32_t acc, std::int32_t multiplier, std::int32_t left,
+                                     std::int32_t right) noexcept {
+  return rounding_divide_by_pot(saturating_rounding_doubling_high_mul(wrapping_shift_left(acc, left), multiplier),
+                                right);
+}
+}  // namespace detail
+
 /// acc · m rounded, for m = multiplier · 2^(shift - 31): TFLite's MultiplyByQuantizedMultiplier
 /// and CMSIS-NN's arm_nn_requantize. Two roundings (the high multiply, then the right shift), so
 /// results can differ by one from round(acc · m); that is the reference behaviour, kept on purpose.
-/// shift in [-31, 30].
+/// Any int32 multiplier is defined; the shift must be in [-31, 30] (what quantize_multiplier
+/// produces): outside, a constant expression stops with requantizer_shift_must_be_in_minus_31_to_30,
+/// and at run time the shift is clamped to that range (never undefined behaviour).
 constexpr std::int32_t requantize(std::int32_t acc, requantizer r) noexcept {
-  return rounding_divide_by_pot(
-      saturating_rounding_doubling_high_mul(wrapping_shift_left(acc, r.shift > 0 ? r.shift : 0), r.multiplier),
-      r.shift > 0 ? 0 : -r.shift);
+  const std::int32_t shift = detail::checked_shift(r.shift);
+  return detail::requantize_by(acc, r.multiplier, shift > 0 ? shift : 0, shift > 0 ? 0 : -shift);
 }
 
-/// The requantizer of a real factor (TFLite's QuantizeMultiplier): real = q · 2^shift with
-/// |q| in [0.5, 1) (frexp, done by hand so that it is constexpr and needs no libm), multiplier =
-/// round(q · 2^31) half away from zero (a rounding up to 2^31 becomes 2^30 with shift + 1).
-/// Factors below 2^-32 or so (shift < -31) flush to {0, 0}, as in TFLite. real must be finite;
-/// negative factors give a negative multiplier, as TFLite does.
-constexpr requantizer quantize_multiplier(double real) noexcept {
-  if (real == 0.0 || real != real || real > std::numeric_limits<double>::max() ||
-      real < -std::numeric_limits<double>::max()) {
-    return {0, 0};
-  }
+namespace detail {
+// TFLite's QuantizeMultiplier before its saturation of large shifts: real = q · 2^shift with |q|
+// in [0.5, 1) (frexp, done by hand so that it is constexpr and needs no libm), multiplier =
+// round(q · 2^31) half away from zero (a rounding up to 2^31 becomes 2^30 with shift + 1), shifts
+// below -31 flushed to {0, 0}. The softmax's left shift (up to 31) comes from here unsaturated,
+// as in TFLite. real must be finite (the callers check).
+constexpr requantizer frexp_multiplier(double real) noexcept {
+  if (real == 0.0) return {0, 0};
   const bool negative = real < 0;
   double q = negative ? -real : real;
   std::int32_t shift = 0;
@@ -96,6 +122,27 @@ constexpr requantizer quantize_multiplier(double real) noexcept {
   }
   if (shift < -31) return {0, 0};
   return {static_cast<std::int32_t>(negative ? -fixed : fixed), shift};
+}
+}  // namespace detail
+
+/// The requantizer of a real factor, TFLite's QuantizeMultiplier bit for bit: real = q · 2^shift
+/// with |q| in [0.5, 1), multiplier = round(q · 2^31) half away from zero (a rounding up to 2^31
+/// becomes 2^30 with shift + 1). The shift always lies in [-31, 30], the range requantize takes:
+/// factors below about 2^-32 (shift < -31) flush to {0, 0}, and factors of 2^30 or more (shift
+/// > 30) saturate to {2^31 - 1, 30}, about 2^30, as TFLite's QuantizeMultiplier does (its
+/// single-rounding build; the double-rounding build leaves such shifts to fail later). Negative
+/// factors give a negative multiplier, as TFLite does (saturated to -(2^31 - 1)). NaN and
+/// infinities have no requantizer: a constant expression stops with
+/// quantize_multiplier_of_nan_or_infinity, and at run time the result is {0, 0} (the factor 0).
+constexpr requantizer quantize_multiplier(double real) noexcept {
+  if (real != real || real > std::numeric_limits<double>::max() || real < -std::numeric_limits<double>::max()) {
+    if (std::is_constant_evaluated()) detail::quantize_multiplier_of_nan_or_infinity();
+    return {0, 0};
+  }
+  const requantizer r = detail::frexp_multiplier(real);
+  if (r.shift <= 30) return r;
+  constexpr std::int32_t max = std::numeric_limits<std::int32_t>::max();
+  return {r.multiplier < 0 ? -max : max, 30};
 }
 
 /// The real factor a requantizer stands for, multiplier · 2^(shift - 31) (for documentation and

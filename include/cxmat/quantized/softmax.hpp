@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
@@ -15,10 +16,15 @@
 
 namespace cxmat::q8 {
 
+namespace detail {
+inline void softmax_scale_and_beta_must_be_positive() noexcept {}  // a named error (requantize.hpp)
+}  // namespace detail
+
 /// The parameters of arm_softmax_s8 (TFLite's SoftmaxParams input_multiplier, input_left_shift,
 /// diff_min): a difference d = x - max(row) (in input steps) becomes the Q5.26 number
 /// d · input_scale · beta through `multiplier` and `left_shift`, and entries with d < diff_min
-/// get probability 0 (their exp is below what the output can show).
+/// get probability 0 (their exp is below what the output can show). left_shift is in [0, 31]
+/// (a value outside is clamped to that range: never an undefined shift).
 struct softmax_params {
   std::int32_t multiplier, left_shift, diff_min;
   friend constexpr bool operator==(const softmax_params&, const softmax_params&) = default;
@@ -34,10 +40,17 @@ inline constexpr std::size_t max_softmax_row = 511;
 /// TFLite's PreprocessSoftmaxScaling with 5 integer bits and CalculateInputRadius: the real factor
 /// min(beta · input_scale · 2^26, 2^31 - 1) as a requantizer (its shift is the left_shift, >= 0
 /// for any input_scale above about 2^-26 / beta), and diff_min = -floor(31 · 2^26 / 2^left_shift).
+/// input_scale and beta must be positive (not NaN): otherwise a constant expression stops with
+/// softmax_scale_and_beta_must_be_positive, and at run time the result is {0, 0, 0} (each row's
+/// probability shared by its largest entries).
 constexpr softmax_params make_softmax_params(double input_scale, double beta = 1.0) noexcept {
+  if (!(input_scale > 0) || !(beta > 0)) {
+    if (std::is_constant_evaluated()) detail::softmax_scale_and_beta_must_be_positive();
+    return {0, 0, 0};
+  }
   double real = beta * input_scale * 0x1p26;
   if (real > 0x1p31 - 1.0) real = 0x1p31 - 1.0;
-  const requantizer r = quantize_multiplier(real);
+  const requantizer r = detail::frexp_multiplier(real);
   const std::int64_t radius = r.shift >= 0 ? ((std::int64_t{31} << 26) >> (r.shift > 62 ? 62 : r.shift)) : 0;
   return {r.multiplier, r.shift, static_cast<std::int32_t>(-radius)};
 }
@@ -110,13 +123,15 @@ constexpr void softmax_row(const std::int8_t* in, std::int8_t* out, const bool* 
   }
   // e[c]: exp of the scaled difference d = in[c] - max in Q0.31, or -1 when the entry takes no
   // part (masked, or d below diff_min). sum: Q12.19, at least 2^19 (the max's own term).
+  // left_shift clamped to [0, 31] (make_softmax_params stays inside; never an undefined shift).
+  const std::int32_t left = p.left_shift < 0 ? 0 : (p.left_shift > 31 ? 31 : p.left_shift);
   std::int32_t e[N]{}, sum = 0;
   for (std::size_t c = 0; c < N; ++c) {
     const std::int32_t d = in[c] - max;
-    e[c] = !any || (keep != nullptr && !keep[c]) || d < p.diff_min
-               ? -1
-               : exp_on_negative_values(
-                     saturating_rounding_doubling_high_mul(wrapping_shift_left(d, p.left_shift), p.multiplier));
+    e[c] =
+        !any || (keep != nullptr && !keep[c]) || d < p.diff_min
+            ? -1
+            : exp_on_negative_values(saturating_rounding_doubling_high_mul(wrapping_shift_left(d, left), p.multiplier));
     sum += e[c] >= 0 ? rounding_divide_by_pot(e[c], 12) : 0;
   }
   if (!any) {  // a fully masked row: every probability 0

@@ -10,8 +10,12 @@
 //  - GCC has no such local switch that keeps inlining, so where the target has a fused
 //    multiply-add every a*b+c is written as an explicit __builtin_fma: the one fusion policy,
 //    CXMAT_DETAIL_EXPLICIT_FMA in cxmat/math/fp.hpp, which the run-time kernels follow too.
-
-#if defined(__clang__)
+//  - Clang's float_control is used only where it means something: on 32-bit Arm (Cortex-M,
+//    --target=thumbv7em-none-eabihf) Clang ignores it with a warning (-Wignored-pragmas, fatal
+//    under -Werror), so it is left out there; contract(off) and reassociate(off) hold everywhere.
+#if defined(__clang__) && (defined(__arm__) || defined(__thumb__))
+#define CXMAT_DETAIL_STRICT_FP _Pragma("clang fp contract(off)") _Pragma("clang fp reassociate(off)")
+#elif defined(__clang__)
 #define CXMAT_DETAIL_STRICT_FP \
   _Pragma("float_control(precise, on)") _Pragma("clang fp contract(off)") _Pragma("clang fp reassociate(off)")
 #else
