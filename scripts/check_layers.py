@@ -17,7 +17,7 @@ import pathlib
 import re
 import sys
 
-LAYERS = ["core", "math", "kernels", "ops", "attention", "quantized", "io"]
+LAYERS = ["core", "math", "kernels", "ops", "attention", "transformer", "quantized", "io"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 TOP = len(LAYERS)
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](cxmat/[^>"]+)[>"]', re.M)
