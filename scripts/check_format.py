@@ -16,6 +16,7 @@ GENERATED = {
     "include/cxmat/math/detail/exp_table.hpp",
     "test_support/reference_values.hpp",
     "test_support/coverage_reference.hpp",
+    "test_support/positions_reference.hpp",
     "exercises/answers.hpp",
 }
 # Parsed inputs laid out by hand: a compile-fail snippet's "// Expect:" lines are regexes read one
