@@ -130,11 +130,11 @@ template <class XRows, class TableRows>
 struct add_positions_table_needs_a_row_per_position {
   static_assert(false, [] {
     detail::plain::sentence s;
-    s.put("add_positions(x, table): x has ");
-    detail::plain::put_dim<XRows>(s);
-    s.put(" rows but the table only ");
+    s.put("add_positions(x, table): the table's rows ");
     detail::plain::put_dim<TableRows>(s);
-    s.put(": row p of the table is the position of row p of x, so the table needs a row per position.");
+    s.put(" must be at least x's rows ");
+    detail::plain::put_dim<XRows>(s);
+    s.put(": row p of the table is added to row p of x, one row per position.");
     return s;
   }());
 };
