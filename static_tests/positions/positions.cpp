@@ -62,6 +62,14 @@ static_assert(near(cxmat::attention_scores(a_q, a_k, cxmat::rotary_interleaved(b
 static_assert(near(cxmat::scaled_dot_product_attention(a_q, a_k, a_v, cxmat::rotary()), a_output_rotate_half));
 static_assert(near(cxmat::scaled_dot_product_attention(a_q, a_k, a_v, cxmat::rotary_interleaved()),
                    a_output_interleaved));
+// The layouts are one rotation up to the order of a head's columns: moving columns (0, 1, 2, 3)
+// to (0, 2, 1, 3) in Q and K (pair (2i, 2i + 1) to (i, i + 2)) turns interleaved into rotate-half,
+// and q·k does not see the order (how checkpoints of one layout are converted to the other).
+constexpr auto to_rotate_half = [](const matrix<double, 3, 4>& m) {
+  return cxmat::transpose(cxmat::permute_rows<0, 2, 1, 3>(cxmat::transpose(m)));
+};
+static_assert(near(cxmat::attention_scores(to_rotate_half(a_q), to_rotate_half(a_k), cxmat::rotary()),
+                   a_scores_interleaved));
 // attention_weights is softmax of attention_scores, rotary included.
 static_assert(cxmat::attention_weights(a_q, a_k, cxmat::rotary()) ==
               cxmat::softmax_rows(cxmat::attention_scores(a_q, a_k, cxmat::rotary())));
