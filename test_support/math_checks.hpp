@@ -172,6 +172,62 @@ constexpr bool sqrt_special_values(L launder = {}) {
          same_bits(sqrt(static_cast<T>(0x1p-148L)), static_cast<T>(0x1p-74L));
 }
 
+// Special values of log, tanh, erf, sin and cos (docs/math.md), for T in {float, double, long
+// double}: exact by definition.
+template <class T, class L = plain>
+constexpr bool log_special_values(L launder = {}) {
+  using lim = std::numeric_limits<T>;
+  const auto log = [&](T x) { return cxmat::log(launder(x)); };
+  return is_plus_zero(log(T{1})) && same_bits(log(T{0}), -lim::infinity()) && same_bits(log(-T{0}), -lim::infinity()) &&
+         same_bits(log(lim::infinity()), lim::infinity()) && is_nan(log(lim::quiet_NaN())) &&
+         same_bits(log(T{2}) + log(T{2}), log(T{4})) && log(lim::max()) > T{88} && log(lim::denorm_min()) < T{-103};
+}
+template <class T, class L = plain>
+constexpr bool tanh_special_values(L launder = {}) {
+  using lim = std::numeric_limits<T>;
+  const auto tanh = [&](T x) { return cxmat::tanh(launder(x)); };
+  return same_bits(tanh(T{0}), T{0}) && same_bits(tanh(-T{0}), -T{0}) && same_bits(tanh(lim::infinity()), T{1}) &&
+         same_bits(tanh(-lim::infinity()), T{-1}) && is_nan(tanh(lim::quiet_NaN())) && same_bits(tanh(T{30}), T{1}) &&
+         same_bits(tanh(-lim::max()), T{-1}) && same_bits(tanh(lim::denorm_min()), lim::denorm_min()) &&
+         same_bits(tanh(-lim::min()), -lim::min()) && same_bits(tanh(T{-0.5}), -tanh(T{0.5}));
+}
+template <class T, class L = plain>
+constexpr bool erf_special_values(L launder = {}) {
+  using lim = std::numeric_limits<T>;
+  const auto erf = [&](T x) { return cxmat::erf(launder(x)); };
+  return same_bits(erf(T{0}), T{0}) && same_bits(erf(-T{0}), -T{0}) && same_bits(erf(lim::infinity()), T{1}) &&
+         same_bits(erf(-lim::infinity()), T{-1}) && is_nan(erf(lim::quiet_NaN())) && same_bits(erf(T{7}), T{1}) &&
+         same_bits(erf(-lim::max()), T{-1}) && erf(lim::denorm_min()) >= lim::denorm_min() &&
+         same_bits(erf(T{-0.75}), -erf(T{0.75}));
+}
+template <class T, class L = plain>
+constexpr bool sin_cos_special_values(L launder = {}) {
+  using lim = std::numeric_limits<T>;
+  const auto sin = [&](T x) { return cxmat::sin(launder(x)); };
+  const auto cos = [&](T x) { return cxmat::cos(launder(x)); };
+  return same_bits(sin(T{0}), T{0}) && same_bits(sin(-T{0}), -T{0}) && same_bits(cos(T{0}), T{1}) &&
+         same_bits(cos(-T{0}), T{1}) && is_nan(sin(lim::infinity())) && is_nan(sin(-lim::infinity())) &&
+         is_nan(cos(lim::infinity())) && is_nan(cos(-lim::infinity())) && is_nan(sin(lim::quiet_NaN())) &&
+         is_nan(cos(lim::quiet_NaN())) && same_bits(sin(lim::denorm_min()), lim::denorm_min()) &&
+         same_bits(sin(-lim::min()), -lim::min()) && same_bits(cos(lim::min()), T{1}) &&
+         same_bits(sin(T{-3}), -sin(T{3})) && same_bits(cos(T{-3}), cos(T{3})) && sin(lim::max()) <= T{1} &&
+         sin(lim::max()) >= T{-1} && cos(lim::max()) <= T{1} && cos(lim::max()) >= T{-1};
+}
+
+// Values by mpmath (300 bits, rounded once to nearest), where the argument is exact in both
+// formats.
+constexpr bool new_function_values() {
+  return cxmat::log(10.0) == 0x1.26bb1bbb55516p+1 && cxmat::log(0.5) == -0x1.62e42fefa39efp-1 &&
+         cxmat::tanh(0.5) == 0x1.d9353d7568af3p-2 && cxmat::erf(0.5) == 0x1.0a7ef5c18edd2p-1 &&
+         cxmat::erf(2.0) == 0x1.fd9ae142795e3p-1 && cxmat::sin(1.0) == 0x1.aed548f090ceep-1 &&
+         cxmat::cos(1.0) == 0x1.14a280fb5068cp-1 && cxmat::sin(1e22) == -0x1.b453ab76bf397p-1 &&
+         cxmat::cos(1e22) == 0x1.0be2cef01c8f4p-1 && cxmat::sin(1e6) == -0x1.6664b2568d867p-2 &&
+         cxmat::log(10.0f) == 0x1.26bb1cp+1f && cxmat::log(0.5f) == -0x1.62e430p-1f &&
+         cxmat::tanh(0.5f) == 0x1.d9353ep-2f && cxmat::erf(0.5f) == 0x1.0a7ef6p-1f &&
+         cxmat::erf(2.0f) == 0x1.fd9ae2p-1f && cxmat::sin(1.0f) == 0x1.aed548p-1f &&
+         cxmat::cos(1.0f) == 0x1.14a280p-1f && cxmat::sin(1e6f) == -0x1.6664b2p-2f;
+}
+
 // The hot path of cxmat::exp(double) and the kernel shared with the special path must be the
 // same arithmetic (they are written once, as macros; this catches a divergence anyway).
 constexpr bool exp_paths_agree() {

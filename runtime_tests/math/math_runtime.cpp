@@ -92,6 +92,39 @@ constexpr std::array<T, N> map(const std::array<T, N>& xs, F f) {
   return ys;
 }
 
+// Inputs for log, tanh, erf, sin and cos: a quarter each in [-8, 8] (every erf cell, tanh's
+// range), [-2^20, 2^20] (the Cody-Waite range of sin/cos), tiny magnitudes, and random bit
+// patterns (huge arguments: the Payne-Hanek range). log takes |x|.
+template <class T, std::size_t N>
+constexpr std::array<T, N> elementary_inputs() {
+  std::array<T, N> xs{};
+  std::uint64_t s = 4242;
+  for (std::size_t i = 0; i < N; ++i) {
+    const double u = static_cast<double>(splitmix(s) >> 11) * 0x1p-53 - 0.5;
+    switch (i % 4) {
+      case 0:
+        xs[i] = static_cast<T>(16 * u);
+        break;
+      case 1:
+        xs[i] = static_cast<T>(0x1p21 * u);
+        break;
+      case 2:
+        xs[i] = static_cast<T>(u * 0x1p-20);
+        break;
+      default:
+        if constexpr (sizeof(T) == 4) {
+          xs[i] =
+              std::bit_cast<T>(static_cast<std::uint32_t>(splitmix(s) % 0x7f800000u) | (i % 8 == 3 ? 0x80000000u : 0u));
+        } else {
+          xs[i] = static_cast<T>(
+              std::bit_cast<double>((splitmix(s) % 0x7ff0000000000000u) | (i % 8 == 3 ? 1ull << 63 : 0)));
+        }
+        break;
+    }
+  }
+  return xs;
+}
+
 constexpr std::size_t n_inputs = 1024;
 constexpr auto exp_x_d = exp_inputs<double, n_inputs>(-745.2, 709.9);
 constexpr auto exp_x_f = exp_inputs<float, n_inputs>(-104.0f, 88.8f);
@@ -105,6 +138,24 @@ constexpr auto exp_ct_f = map(exp_x_f, [](float x) { return cxmat::exp(x); });
 constexpr auto exp_ct_l = map(exp_x_l, [](long double x) { return cxmat::exp(x); });
 constexpr auto sqrt_ct_d = map(sqrt_x_d, [](double x) { return cxmat::sqrt(x); });
 constexpr auto sqrt_ct_f = map(sqrt_x_f, [](float x) { return cxmat::sqrt(x); });
+
+constexpr auto elem_x_d = elementary_inputs<double, n_inputs / 2>();
+constexpr auto elem_x_f = elementary_inputs<float, n_inputs / 2>();
+constexpr auto elem_x_l = elementary_inputs<long double, n_inputs / 8>();
+template <class T>
+constexpr T absolute(T x) {
+  return x < 0 ? -x : x;
+}
+#define CXMAT_TEST_ELEMENTARY(name, expr)                                    \
+  constexpr auto name##_ct_d = map(elem_x_d, [](double x) { return expr; }); \
+  constexpr auto name##_ct_f = map(elem_x_f, [](float x) { return expr; });  \
+  constexpr auto name##_ct_l = map(elem_x_l, [](long double x) { return expr; });
+CXMAT_TEST_ELEMENTARY(log, cxmat::log(absolute(x)))
+CXMAT_TEST_ELEMENTARY(tanh, cxmat::tanh(x))
+CXMAT_TEST_ELEMENTARY(erf, cxmat::erf(x))
+CXMAT_TEST_ELEMENTARY(sin, cxmat::sin(x))
+CXMAT_TEST_ELEMENTARY(cos, cxmat::cos(x))
+#undef CXMAT_TEST_ELEMENTARY
 
 // Counts results that differ bitwise from the compile-time ones, computing the run-time ones
 // both one call at a time on opaque values and in a plain loop the compiler may vectorize.
@@ -146,6 +197,37 @@ TEST_CASE("exp and sqrt give the same bits at compile time and at run time", "[m
   SECTION("sqrt float") {
     CHECK(mismatches(sqrt_x_f, sqrt_ct_f, [](float x) { return cxmat::sqrt(x); }) == 0);
   }
+}
+
+TEST_CASE("log, tanh, erf, sin and cos give the same bits at compile time and at run time", "[math]"){
+#define CXMAT_TEST_ELEMENTARY(name, expr)                                              \
+  SECTION(#name) {                                                                     \
+    CHECK(mismatches(elem_x_d, name##_ct_d, [](double x) { return expr; }) == 0);      \
+    CHECK(mismatches(elem_x_f, name##_ct_f, [](float x) { return expr; }) == 0);       \
+    CHECK(mismatches(elem_x_l, name##_ct_l, [](long double x) { return expr; }) == 0); \
+  }
+    CXMAT_TEST_ELEMENTARY(log, cxmat::log(absolute(x))) CXMAT_TEST_ELEMENTARY(tanh, cxmat::tanh(x))
+        CXMAT_TEST_ELEMENTARY(erf, cxmat::erf(x)) CXMAT_TEST_ELEMENTARY(sin, cxmat::sin(x))
+            CXMAT_TEST_ELEMENTARY(cos, cxmat::cos(x))
+#undef CXMAT_TEST_ELEMENTARY
+}
+
+TEST_CASE("log, tanh, erf, sin and cos special values and reference values at run time", "[math]") {
+  CHECK(log_special_values<float>(opaque{}));
+  CHECK(log_special_values<double>(opaque{}));
+  CHECK(log_special_values<long double>(opaque{}));
+  CHECK(tanh_special_values<float>(opaque{}));
+  CHECK(tanh_special_values<double>(opaque{}));
+  CHECK(tanh_special_values<long double>(opaque{}));
+  CHECK(erf_special_values<float>(opaque{}));
+  CHECK(erf_special_values<double>(opaque{}));
+  CHECK(erf_special_values<long double>(opaque{}));
+  CHECK(sin_cos_special_values<float>(opaque{}));
+  CHECK(sin_cos_special_values<double>(opaque{}));
+  CHECK(sin_cos_special_values<long double>(opaque{}));
+  CHECK(is_nan(cxmat::log(opaque{}(-1.0))));
+  CHECK(is_nan(cxmat::log(opaque{}(-std::numeric_limits<float>::infinity()))));
+  CHECK(is_nan(cxmat::log(opaque{}(-2.0L))));
 }
 
 TEST_CASE("exp and sqrt special values at run time", "[math]") {

@@ -1,4 +1,4 @@
-// Compile-time checks of cxmat::exp and cxmat::sqrt (building this file is the test).
+// Compile-time checks of cxmat::exp, sqrt, log, tanh, erf, sin and cos (building this file is the test).
 #include <type_traits>
 
 #include "test_support/math_checks.hpp"
@@ -48,6 +48,18 @@ static_assert(sqrt_double_references());
 static_assert(sqrt_float_references());
 static_assert(sqrt_long_references());
 static_assert(exp_paths_agree());
+static_assert(log_special_values<float>() && log_special_values<double>() && log_special_values<long double>());
+static_assert(tanh_special_values<float>() && tanh_special_values<double>() && tanh_special_values<long double>());
+static_assert(erf_special_values<float>() && erf_special_values<double>() && erf_special_values<long double>());
+static_assert(sin_cos_special_values<float>() && sin_cos_special_values<double>() &&
+              sin_cos_special_values<long double>());
+static_assert(new_function_values());
+static_assert(std::is_same_v<decltype(cxmat::log(1.0f)), float> &&
+              std::is_same_v<decltype(cxmat::tanh(1.0L)), long double> &&
+              std::is_same_v<decltype(cxmat::erf(1)), double> && std::is_same_v<decltype(cxmat::sin(1u)), double> &&
+              std::is_same_v<decltype(cxmat::cos(1.0)), double>);
+static_assert(noexcept(cxmat::log(1.0)) && noexcept(cxmat::tanh(1.0)) && noexcept(cxmat::erf(1.0)) && noexcept(
+    cxmat::sin(1.0)) && noexcept(cxmat::cos(1.0)));
 
 // Hand-derived: e^1 and sqrt(2) correctly rounded (published digits), exp(ln 2) = 2 within
 // 0.52 ulp.

@@ -1,0 +1,74 @@
+#pragma once
+// Double-double pieces shared by cxmat's log, tanh, erf, sin and cos (internal): exact sums and
+// products of two doubles, the multiply-add of the one fusion policy, and the final rounding of
+// a double-double to float. Every function here is exact or rounds once, the same way in a
+// constant expression and at run time (see math/fp.hpp and math/detail/fp.hpp).
+
+#include <bit>
+#include <cstdint>
+
+#include "cxmat/math/detail/fp.hpp"
+#include "cxmat/math/fp.hpp"
+
+// a * b + c under the one fusion policy (CXMAT_DETAIL_EXPLICIT_FMA): one rounding where GCC
+// would contract, two elsewhere (Clang's contraction is off in every function that uses it).
+// A macro, not a function, so that a kernel stays one statement for Clang's step counter.
+#if CXMAT_DETAIL_EXPLICIT_FMA
+#define CXMAT_DETAIL_MAD(a, b, c) __builtin_fma((a), (b), (c))
+#else
+#define CXMAT_DETAIL_MAD(a, b, c) ((a) * (b) + (c))
+#endif
+
+namespace cxmat::detail {
+
+// hi + lo with |lo| <= ulp(hi) / 2: a value carried to about 106 bits.
+struct dd {
+  double hi;
+  double lo;
+};
+
+// a + b = s + e exactly (Knuth).
+CXMAT_DETAIL_IEEE_FN constexpr dd two_sum(double a, double b) noexcept {
+  CXMAT_DETAIL_STRICT_FP
+  const double s = a + b, bb = s - a;
+  return {s, (a - (s - bb)) + (b - bb)};
+}
+
+// a + b = s + e exactly, given |a| >= |b| or a == 0 (Dekker).
+CXMAT_DETAIL_IEEE_FN constexpr dd fast_two_sum(double a, double b) noexcept {
+  CXMAT_DETAIL_STRICT_FP
+  const double s = a + b;
+  return {s, b - (s - a)};
+}
+
+// a * b = p + e exactly (no overflow or underflow in the callers' ranges): by one fused
+// multiply-add where the policy fuses, else by Veltkamp's split and Dekker's product. Both are
+// exact, so both give the same bits.
+CXMAT_DETAIL_IEEE_FN constexpr dd two_prod(double a, double b) noexcept {
+  CXMAT_DETAIL_STRICT_FP
+  const double p = a * b;
+#if CXMAT_DETAIL_EXPLICIT_FMA
+  return {p, __builtin_fma(a, b, -p)};
+#else
+  const double ca = 0x1.0000002p27 * a, ah = ca - (ca - a), al = a - ah, cb = 0x1.0000002p27 * b, bh = cb - (cb - b),
+               bl = b - bh;
+  return {p, (((ah * bh - p) + ah * bl) + al * bh) + al * bl};
+#endif
+}
+
+// hi + lo rounded once to float: hi is moved to its odd neighbour towards lo when lo is not
+// zero and hi is even (rounding to odd), and the result then rounded to float, which equals
+// rounding hi + lo directly (53 >= 24 + 2). Requires |lo| <= ulp(hi) / 2.
+CXMAT_DETAIL_IEEE_FN constexpr float round_to_float(dd v) noexcept {
+  CXMAT_DETAIL_STRICT_FP
+  const std::uint64_t b = std::bit_cast<std::uint64_t>(v.hi);
+  if (v.lo == 0 || (b & 1) != 0) return static_cast<float>(v.hi);
+  const bool away = (v.lo > 0) == (v.hi > 0);  // the odd neighbour towards lo has a larger magnitude
+  return static_cast<float>(std::bit_cast<double>(away ? b + 1 : b - 1));
+}
+
+// The long double value hi + lo, rounded once (x87: the sum of two doubles is exact when it
+// fits 64 bits, otherwise rounded once).
+constexpr long double to_long(dd v) noexcept { return static_cast<long double>(v.hi) + static_cast<long double>(v.lo); }
+
+}  // namespace cxmat::detail

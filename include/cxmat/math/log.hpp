@@ -1,0 +1,158 @@
+#pragma once
+// cxmat::log for float, double and long double, usable in constant expressions.
+//
+// Method (see docs/math.md): x = 2^e m with m in [0.703125, 1.40625), c = j/64 the nearest
+// 64th to m, and log x = e ln2 + log c + 2 atanh(u) with u = (m - c)/(m + c), |u| < 2^-7.5,
+// carried as a double-double (u by one division and an exact remainder). log c comes from a
+// 46-entry table (hi and lo parts), 2 atanh(u) - 2u from four terms of its odd series. The
+// leading sum e ln2_hi + log c + 2u is formed exactly, so the result is rounded once at the end.
+// float uses the same kernel and rounds its double-double once (rounding to odd, then to
+// float). No libm call.
+
+#include <bit>
+#include <concepts>
+#include <cstdint>
+#include <limits>
+
+#include "cxmat/math/detail/double_double.hpp"
+#include "cxmat/math/detail/fp.hpp"
+#include "cxmat/math/detail/log_table.hpp"
+#include "cxmat/math/fp.hpp"
+
+CXMAT_DETAIL_DIAG_PUSH
+
+namespace cxmat {
+namespace detail {
+
+// Deliberately not constexpr: cxmat::log calls it for a negative argument during constant
+// evaluation, so the compiler's error message names the problem.
+inline void log_of_negative_number_in_constant_expression() noexcept {}
+
+template <class T>
+constexpr T log_of_negative() noexcept {
+  if (in_constant_evaluation()) log_of_negative_number_in_constant_expression();
+  return std::numeric_limits<T>::quiet_NaN();
+}
+
+// log(2^e (m_hi + m_lo)) as a double-double, for m_hi in [0.703125, 1.40625] and |m_lo| tiny
+// (the low part of an x87 significand; 0 for double).
+CXMAT_DETAIL_IEEE_FN constexpr dd log_kernel(int e, double m_hi, double m_lo) noexcept {
+  CXMAT_DETAIL_STRICT_FP
+  const int j = static_cast<int>(m_hi * 64 + 0.5);
+  const double c = j * 0x1p-6, d_hi = m_hi - c;  // exact: |m - c| <= 2^-7 and both multiples of 2^-53
+  const dd d = two_sum(d_hi, m_lo), den0 = two_sum(m_hi, c);
+  const double den_lo = den0.lo + m_lo, u = d.hi / den0.hi;
+  const dd pu = two_prod(u, den0.hi);
+  // u_lo = (m - c - u (m + c)) / (m + c): the remainder d - u den, with d.hi - pu.hi exact.
+  const double u_lo = ((((d.hi - pu.hi) - pu.lo) + d.lo) - u * den_lo) / den0.hi, v = u * u,
+               series = v * CXMAT_DETAIL_MAD(
+                                v, CXMAT_DETAIL_MAD(v, CXMAT_DETAIL_MAD(v, log_atanh[3], log_atanh[2]), log_atanh[1]),
+                                log_atanh[0]),
+               ed = e;
+  const dd s1 = two_sum(ed * log_ln2_hi, log_c_hi[j - 45]), s2 = two_sum(s1.hi, 2 * u);
+  const double lo = CXMAT_DETAIL_MAD(ed, log_ln2_lo, log_c_lo[j - 45]) + CXMAT_DETAIL_MAD(u, series, 2 * u_lo);
+  return fast_two_sum(s2.hi, (s1.lo + s2.lo) + lo);
+}
+
+// log of a positive finite non-zero double as a double-double.
+CXMAT_DETAIL_IEEE_FN constexpr dd log_positive(double x) noexcept {
+  CXMAT_DETAIL_STRICT_FP
+  std::uint64_t ix = std::bit_cast<std::uint64_t>(x);
+  int e = -1023;
+  if (ix < 0x0010000000000000u) {  // subnormal: scale by 2^64 exactly
+    ix = std::bit_cast<std::uint64_t>(x * 0x1p64);
+    e -= 64;
+  }
+  e += static_cast<int>(ix >> 52);
+  std::uint64_t mbits = (ix & 0x000fffffffffffffu) | 0x3ff0000000000000u;  // m in [1, 2)
+  if (mbits >= 0x3ff6800000000000u) {                                      // m >= 1.40625: use m / 2
+    mbits -= 0x0010000000000000u;
+    ++e;
+  }
+  return log_kernel(e, std::bit_cast<double>(mbits), 0.0);
+}
+
+// x87 long double, positive finite non-zero: x = 2^e m by exact scaling, m split into two
+// doubles.
+CXMAT_DETAIL_IEEE_FN constexpr long double log_long(long double x) noexcept {
+  CXMAT_DETAIL_STRICT_FP
+  int e = 0;
+  while (x >= 0x1p1000L) {
+    x *= 0x1p-1000L;
+    e += 1000;
+  }
+  while (x < 0x1p-1000L) {
+    x *= 0x1p1000L;
+    e -= 1000;
+  }
+  while (x >= 0x1p32L) {
+    x *= 0x1p-32L;
+    e += 32;
+  }
+  while (x < 0x1p-32L) {
+    x *= 0x1p32L;
+    e -= 32;
+  }
+  while (x >= 1.40625L) {
+    x *= 0.5L;
+    ++e;
+  }
+  while (x < 0.703125L) {
+    x *= 2;
+    --e;
+  }
+  const double m_hi = static_cast<double>(x), m_lo = static_cast<double>(x - static_cast<long double>(m_hi));
+  return to_long(log_kernel(e, m_hi, m_lo));
+}
+
+}  // namespace detail
+
+/// Natural logarithm in double precision (within 1 ulp; measured figures in docs/math.md).
+/// log(1) = +0, log(±0) = -inf, log(+inf) = +inf, log(NaN) = NaN; for x < 0 (and -inf) the
+/// result is NaN at run time and, in a constant expression, a compile error naming
+/// log_of_negative_number_in_constant_expression. Same bits in constant expressions and at run
+/// time.
+CXMAT_DETAIL_IEEE_FN constexpr double log(double x) noexcept {
+  const auto ix = std::bit_cast<std::uint64_t>(x);
+  if (ix - 1 < 0x7fefffffffffffffu) {  // positive finite non-zero
+    const detail::dd r = detail::log_positive(x);
+    return r.hi + r.lo;
+  }
+  if ((ix << 1) == 0) return -std::numeric_limits<double>::infinity();
+  if ((ix & 0x7fffffffffffffffu) >= 0x7ff0000000000000u && ix != 0xfff0000000000000u) return x;  // NaN, +inf
+  return detail::log_of_negative<double>();
+}
+
+/// Natural logarithm in single precision, correctly rounded (see docs/math.md). Special values
+/// as for double.
+CXMAT_DETAIL_IEEE_FN constexpr float log(float x) noexcept {
+  const auto ix = std::bit_cast<std::uint32_t>(x);
+  if (ix - 1 < 0x7f7fffffu) return detail::round_to_float(detail::log_positive(static_cast<double>(x)));
+  if ((ix << 1) == 0) return -std::numeric_limits<float>::infinity();
+  if ((ix & 0x7fffffffu) >= 0x7f800000u && ix != 0xff800000u) return x;
+  return detail::log_of_negative<float>();
+}
+
+/// Natural logarithm in long double. Where long double is double this is the double overload;
+/// for the x87 80-bit format the measured bound is in docs/math.md. Special values as for double.
+CXMAT_DETAIL_IEEE_FN constexpr long double log(long double x) noexcept {
+  using lim = std::numeric_limits<long double>;
+  if constexpr (lim::digits == std::numeric_limits<double>::digits || lim::digits != 64) {
+    return static_cast<long double>(log(static_cast<double>(x)));
+  } else {
+    if (!(x == x) || x == lim::infinity()) return x;
+    if (x == 0) return -lim::infinity();
+    if (x < 0) return detail::log_of_negative<long double>();
+    return detail::log_long(x);
+  }
+}
+
+/// Natural logarithm of an integer argument, computed in double (as std::log does).
+template <std::integral I>
+CXMAT_DETAIL_IEEE_FN constexpr double log(I x) noexcept {
+  return log(static_cast<double>(x));
+}
+
+}  // namespace cxmat
+
+CXMAT_DETAIL_DIAG_POP

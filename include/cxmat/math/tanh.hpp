@@ -1,0 +1,124 @@
+#pragma once
+// cxmat::tanh for float, double and long double, usable in constant expressions.
+//
+// Method (see docs/math.md): for 2^-27 <= |x| < 20 (23 for x87 long double), E = e^(2|x|) is
+// formed as 2^(k/128) (1 + p) with the 128-entry table of cxmat::exp, r = 2|x| - k ln2/128
+// carried as a double-double and p = e^r - 1 by its Taylor polynomial of degree 7. E - 1 and
+// E + 1 are then built as double-doubles from exact pieces (so E - 1 keeps its relative
+// accuracy for small |x|, where k = 0), and tanh|x| = (E - 1)/(E + 1) by a double-double
+// division, rounded once. Below 2^-27 tanh x rounds to x, above 20 to ±1. float uses the same
+// kernel and rounds its double-double once. No libm call.
+
+#include <bit>
+#include <concepts>
+#include <cstdint>
+#include <limits>
+
+#include "cxmat/math/detail/double_double.hpp"
+#include "cxmat/math/detail/exp_table.hpp"
+#include "cxmat/math/detail/fp.hpp"
+#include "cxmat/math/detail/tanh_table.hpp"
+#include "cxmat/math/exp.hpp"
+#include "cxmat/math/fp.hpp"
+
+CXMAT_DETAIL_DIAG_PUSH
+
+namespace cxmat {
+namespace detail {
+
+// tanh of 0 < ax < 23 as a double-double.
+CXMAT_DETAIL_IEEE_FN constexpr dd tanh_positive(double ax) noexcept {
+  CXMAT_DETAIL_STRICT_FP
+  const double y = 2 * ax;
+  const std::int64_t k = static_cast<std::int64_t>(y * exp_inv_ln2_n + 0.5);
+  const double kd = static_cast<double>(k), a = CXMAT_DETAIL_MAD(kd, exp_neg_ln2_hi_n, y);  // exact
+  const dd pl = two_prod(kd, exp_neg_ln2_lo_n), rs = two_sum(a, pl.hi);
+  const double r = rs.hi, r_lo = rs.lo + pl.lo,
+               q = CXMAT_DETAIL_MAD(
+                   r,
+                   CXMAT_DETAIL_MAD(
+                       r,
+                       CXMAT_DETAIL_MAD(
+                           r,
+                           CXMAT_DETAIL_MAD(r, CXMAT_DETAIL_MAD(r, expm1_taylor[5], expm1_taylor[4]), expm1_taylor[3]),
+                           expm1_taylor[2]),
+                       expm1_taylor[1]),
+                   expm1_taylor[0]),
+               u = CXMAT_DETAIL_MAD(r * r, q, r_lo);  // e^r - 1 = r + u
+  const auto j = static_cast<std::size_t>(k & 127);
+  // S = 2^(k/128) rounded (exactly the table entry times a power of two), tau its relative
+  // error: E = S (1 + tau) (1 + r + u) = S + S r + S w.
+  const double s = std::bit_cast<double>(std::bit_cast<std::uint64_t>(exp2_hi[j]) +
+                                         (static_cast<std::uint64_t>(k >> 7) << 52)),
+               tau = exp2_tail[j], w = u + CXMAT_DETAIL_MAD(tau, r, tau);
+  const dd sr = two_prod(s, r), dm = two_sum(s, -1.0), dp = two_sum(s, 1.0), nm = two_sum(dm.hi, sr.hi),
+           np = two_sum(dp.hi, sr.hi);
+  const double tail = CXMAT_DETAIL_MAD(s, w, sr.lo);
+  const dd num = fast_two_sum(nm.hi, (nm.lo + dm.lo) + tail), den = fast_two_sum(np.hi, (np.lo + dp.lo) + tail);
+  // num / den: q0 and the remainder num - q0 den, exact in its leading part.
+  const double q0 = num.hi / den.hi;
+  const dd pq = two_prod(q0, den.hi);
+  const double rem = (((num.hi - pq.hi) - pq.lo) + num.lo) - q0 * den.lo;
+  return fast_two_sum(q0, rem / den.hi);
+}
+
+// x87 long double, 2^-33 <= |x| < 23: tanh(hi + lo) = tanh(hi) + (1 - tanh(hi)^2) lo.
+CXMAT_DETAIL_IEEE_FN constexpr long double tanh_long(long double x) noexcept {
+  CXMAT_DETAIL_STRICT_FP
+  using L = long double;
+  const L ax = x < 0 ? -x : x;
+  const double hi = static_cast<double>(ax), lo = static_cast<double>(ax - static_cast<L>(hi));
+  const dd t = tanh_positive(hi);
+  const L r = to_long(t) + static_cast<L>((1 - t.hi * t.hi) * lo);
+  return x < 0 ? -r : r;
+}
+
+}  // namespace detail
+
+/// Hyperbolic tangent in double precision (within 1 ulp; measured figures in docs/math.md).
+/// tanh(±0) = ±0, tanh(±inf) = ±1, tanh(NaN) = NaN; |x| >= 20 gives ±1 exactly. Same bits in
+/// constant expressions and at run time.
+CXMAT_DETAIL_IEEE_FN constexpr double tanh(double x) noexcept {
+  const std::uint64_t ax = std::bit_cast<std::uint64_t>(x) & 0x7fffffffffffffffu;
+  if (ax < 0x3e40000000000000u) return x;                    // |x| < 2^-27 (and ±0): tanh x rounds to x
+  if (ax > 0x7ff0000000000000u) return x;                    // NaN
+  if (ax >= 0x4034000000000000u) return x < 0 ? -1.0 : 1.0;  // |x| >= 20, ±inf
+  const detail::dd v = detail::tanh_positive(std::bit_cast<double>(ax));
+  const double r = v.hi + v.lo;
+  return x < 0 ? -r : r;
+}
+
+/// Hyperbolic tangent in single precision, correctly rounded (see docs/math.md). Special
+/// values as for double.
+CXMAT_DETAIL_IEEE_FN constexpr float tanh(float x) noexcept {
+  const std::uint32_t ax = std::bit_cast<std::uint32_t>(x) & 0x7fffffffu;
+  if (ax < 0x32000000u) return x;  // |x| < 2^-27
+  if (ax > 0x7f800000u) return x;
+  if (ax >= 0x41a00000u) return x < 0 ? -1.0f : 1.0f;  // |x| >= 20
+  const float r = detail::round_to_float(detail::tanh_positive(static_cast<double>(std::bit_cast<float>(ax))));
+  return x < 0 ? -r : r;
+}
+
+/// Hyperbolic tangent in long double. Where long double is double this is the double
+/// overload; for the x87 80-bit format the measured bound is in docs/math.md.
+CXMAT_DETAIL_IEEE_FN constexpr long double tanh(long double x) noexcept {
+  using lim = std::numeric_limits<long double>;
+  if constexpr (lim::digits == std::numeric_limits<double>::digits || lim::digits != 64) {
+    return static_cast<long double>(tanh(static_cast<double>(x)));
+  } else {
+    if (!(x == x)) return x;
+    if (x < 0x1p-33L && x > -0x1p-33L) return x;
+    if (x >= 23 || x <= -23) return x < 0 ? -1 : 1;
+    return detail::tanh_long(x);
+  }
+}
+
+/// Hyperbolic tangent of an integer argument, computed in double.
+template <std::integral I>
+CXMAT_DETAIL_IEEE_FN constexpr double tanh(I x) noexcept {
+  return tanh(static_cast<double>(x));
+}
+
+}  // namespace cxmat
+
+CXMAT_DETAIL_DIAG_POP
