@@ -127,7 +127,8 @@ inline constexpr bool lower_right_v =
     (false || ... || std::is_same_v<std::remove_cvref_t<O>, causal_mask<causal_alignment::lower_right>>);
 
 template <class... O>
-constexpr long long first_query_position(std::size_t query_count, std::size_t key_count) noexcept {
+constexpr long long first_query_position([[maybe_unused]] std::size_t query_count,
+                                         [[maybe_unused]] std::size_t key_count) noexcept {
   if constexpr (lower_right_v<O...>) {
     return static_cast<long long>(key_count) - static_cast<long long>(query_count);
   } else {
@@ -150,7 +151,7 @@ constexpr void apply_rotary(T (&m)[R][C], std::size_t heads, long long first,
 // In place: the queries q (Heads heads) and the keys k (Heads heads) at their positions, when
 // the options hold rotary(); otherwise nothing.
 template <std::size_t Heads, class T, extent R, extent C, class... O>
-constexpr void rotate_queries(matrix<T, R, C>& q, std::size_t key_count, const O&... opts) noexcept {
+constexpr void rotate_queries(matrix<T, R, C>& q, [[maybe_unused]] std::size_t key_count, const O&... opts) noexcept {
   (apply_rotary(q.elems, Heads, first_query_position<O...>(R.size, key_count), opts), ...);
 }
 template <std::size_t Heads, class T, extent R, extent C, class... O>
@@ -161,7 +162,8 @@ constexpr void rotate_keys(matrix<T, R, C>& k, const O&... opts) noexcept {
 // The queries and keys the scores see: rotated copies when the options hold rotary(), else q
 // and k themselves (no copy).
 template <std::size_t Heads, class M, class... O>
-constexpr decltype(auto) rotated_queries(const M& q, std::size_t key_count, const O&... opts) noexcept {
+constexpr decltype(auto) rotated_queries(const M& q, [[maybe_unused]] std::size_t key_count,
+                                         const O&... opts) noexcept {
   if constexpr (rotary_count<O...> == 0) {
     return (q);
   } else {
