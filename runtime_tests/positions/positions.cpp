@@ -108,6 +108,15 @@ TEST_CASE("rotary attention equals the mpmath values", "[positions][rotary]") {
       }
     }
   }
+  SECTION("partial rotary, queries at the last positions") {
+    const auto dq = at_run_time(ref::d_q);
+    CHECK(
+        near(cxmat::scaled_dot_product_attention(dq, ref::d_k, ref::d_v, cxmat::causal_lower_right, cxmat::rotary<4>()),
+             ref::d_output_rotate_half));
+    CHECK(near(cxmat::scaled_dot_product_attention(dq, ref::d_k, ref::d_v, cxmat::causal_lower_right,
+                                                   cxmat::rotary_interleaved<4>()),
+               ref::d_output_interleaved));
+  }
   SECTION("grouped-query cross-attention, queries at the last positions (causal_lower_right)") {
     const auto xq = at_run_time(ref::c_xq);
     CHECK(near(cxmat::grouped_query_attention<2, 1>(xq, ref::c_xkv, ref::c_wq, ref::c_wk, ref::c_wv,

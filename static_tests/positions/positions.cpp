@@ -131,6 +131,17 @@ static_assert(!near(cxmat::grouped_query_attention<2, 1>(c_xq, c_xkv, c_wq, c_wk
                                                          cxmat::rotary()),
                     c_output_rotate_half));
 
+// ---- Partial rotary (GPT-NeoX rotary_pct, GPT-J rotary_dim): the first 4 of 6 columns, queries
+// at positions 1..3 (lower right).
+static_assert(near(cxmat::scaled_dot_product_attention(d_q, d_k, d_v, cxmat::causal_lower_right, cxmat::rotary<4>()),
+                   d_output_rotate_half));
+static_assert(near(cxmat::scaled_dot_product_attention(d_q, d_k, d_v, cxmat::causal_lower_right,
+                                                       cxmat::rotary_interleaved<4>()),
+                   d_output_interleaved));
+// rotary<d_k> rotates every column, as rotary() does.
+static_assert(cxmat::attention_scores(d_q, d_k, cxmat::rotary<6>()) ==
+              cxmat::attention_scores(d_q, d_k, cxmat::rotary()));
+
 // Decoding: the last query alone (lower right, at position S - 1) equals the last row of causal
 // self-attention over all positions.
 constexpr matrix<double, 1, 4> a_last_query{{{a_q(2, 0), a_q(2, 1), a_q(2, 2), a_q(2, 3)}}};
@@ -171,5 +182,13 @@ CXMAT_ASSERT_REJECTED(!mha_accepts<2, m44, m46, m46, m46, rot>);  // d_k = 3
 static_assert(mha_accepts<2, m44, m46, m46, m46>);
 static_assert(mha_accepts<3, m44, m46, m46, m46, rot>);  // d_k = 2
 static_assert(sdpa_accepts<matrix<float, 2, 2>, matrix<float, 2, 2>, matrix<float, 2, 2>, rot>);
+// Partial rotary: an even number of columns, at most d_k; the head itself may then be odd.
+template <std::size_t Dims>
+using rot_dims = cxmat::rotary_embedding<cxmat::rotary_layout::interleaved, Dims>;
+static_assert(sdpa_accepts<m33, m33, m33, rot_dims<2>>);
+CXMAT_ASSERT_REJECTED(!sdpa_accepts<m33, m33, m33, rot_dims<3>>);
+CXMAT_ASSERT_REJECTED(!sdpa_accepts<m44, m44, m44, rot_dims<6>>);
+static_assert(mha_accepts<2, m44, m46, m46, m46, rot_dims<2>>);  // d_k = 3, 2 rotated
+CXMAT_ASSERT_REJECTED(!mha_accepts<2, m44, m46, m46, m46, rot_dims<4>>);
 
 }  // namespace positions_static

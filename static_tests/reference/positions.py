@@ -7,7 +7,8 @@ float64, so they do not depend on the CPU or on a libm, and --check compares tex
   sinusoidal (Vaswani et al. 3.5): PE[p][2i] = sin(p / base^(2i/d)), PE[p][2i+1] = cos(same);
   rotary (Su et al.): in each head of width d_k, pair i (columns (i, i + d_k/2) in the rotate-half
   layout, (2i, 2i + 1) in the interleaved one) of a row at position p turns by
-  θ = p · base^(-2i/d_k): (x, y) -> (x cos θ - y sin θ, y cos θ + x sin θ); queries at positions
+  θ = p · base^(-2i/d_k): (x, y) -> (x cos θ - y sin θ, y cos θ + x sin θ) (partial rotary: the first
+  r columns only, with r for d_k); queries at positions
   0..L-1 (S-L..S-1 with causal_lower_right), keys at 0..S-1; values are not rotated;
   attention: Q = X_q·W_q + b_q, K = X_kv·W_k + b_k, V = X_kv·W_v, each head rotated, scores
   Q_h·K_gᵀ / √d_k, masked scores dropped, softmax, weights·V_g, Concat(heads)·W_o.
@@ -72,9 +73,10 @@ def hconcat(blocks):
     return [sum((b[i] for b in blocks), []) for i in range(len(blocks[0]))]
 
 
-def rotate(m, first_position, base, layout):
-    """Each row of m (one head of width d_k) turned at its position: the formula above."""
-    dk = len(m[0])
+def rotate(m, first_position, base, layout, dims=0):
+    """Each row of m (one head of width d_k) turned at its position: the formula above, on the
+    first `dims` columns (all when 0) with d_k replaced by dims."""
+    dk = dims or len(m[0])
     half = dk // 2
     out = []
     for r, row in enumerate(m):
@@ -119,7 +121,7 @@ def mask_of(kind, L, S):
     return lambda i, j: True
 
 
-def heads_attention(q, k, v, H, Hkv, base, layout, mask, rotary=True):
+def heads_attention(q, k, v, H, Hkv, base, layout, mask, dims=0):
     """Grouped heads over projected Q (L x H·d_k), K (S x Hkv·d_k), V (S x Hkv·d_v)."""
     L, S = len(q), len(k)
     dk, dv = len(q[0]) // H, len(v[0]) // Hkv
@@ -128,8 +130,7 @@ def heads_attention(q, k, v, H, Hkv, base, layout, mask, rotary=True):
     for h in range(H):
         g = h // (H // Hkv)
         qh, kh = columns(q, h * dk, dk), columns(k, g * dk, dk)
-        if rotary:
-            qh, kh = rotate(qh, first_query, base, layout), rotate(kh, 0, base, layout)
+        qh, kh = rotate(qh, first_query, base, layout, dims), rotate(kh, 0, base, layout, dims)
         outs.append(attend(qh, kh, columns(v, g * dv, dv), mask_of(mask, L, S)))
     return hconcat(outs)
 
@@ -177,6 +178,14 @@ def numpy_checks(cases):
 
         return x * cos + rotate_every_two(x) * sin
 
+    def partial(rotary_fn, dims):
+        # GPT-NeoX (rotary_ndims = rotary_pct · head_size) and GPT-J (rotary_dim): the first
+        # columns rotated with frequencies of width dims, the rest passed through
+        def apply(x, positions, base):
+            return np.concatenate((rotary_fn(x[..., :dims], positions, base), x[..., dims:]), axis=-1)
+
+        return apply
+
     def tutorial_sinusoidal(n, d, base):
         # PyTorch's "Language modeling with nn.Transformer" PositionalEncoding (even d)
         position = np.arange(n, dtype=np.float64)[:, None]
@@ -194,7 +203,7 @@ def numpy_checks(cases):
 
     rotary = {"rotate_half": llama_rotary, "interleaved": gptj_rotary}
 
-    def np_heads(q, k, v, H, Hkv, base, layout, mask):
+    def np_heads(q, k, v, H, Hkv, base, layout, mask, dims=0):
         L, S = q.shape[0], k.shape[0]
         dk, dv = q.shape[1] // H, v.shape[1] // Hkv
         first = S - L if mask == "lower_right" else 0
@@ -202,8 +211,9 @@ def numpy_checks(cases):
         out = []
         for h in range(H):
             g = h // (H // Hkv)
-            qh = rotary[layout](q[:, h * dk:(h + 1) * dk], np.arange(first, first + L), base)
-            kh = rotary[layout](k[:, g * dk:(g + 1) * dk], np.arange(S), base)
+            fn = partial(rotary[layout], dims) if dims else rotary[layout]
+            qh = fn(q[:, h * dk:(h + 1) * dk], np.arange(first, first + L), base)
+            kh = fn(k[:, g * dk:(g + 1) * dk], np.arange(S), base)
             out.append(softmax_attention(qh, kh, v[:, g * dv:(g + 1) * dv], allowed))
         return np.concatenate(out, axis=1)
 
@@ -236,6 +246,11 @@ B_bq, B_bk = eighths(9, 1, 8), eighths(10, 1, 8)
 # 2 and 3, S = 4 keys (d_kv = 4), H = 2, H_kv = 1, d_k = 4, d_v = 2, base 100.
 C_xq, C_xkv, C_wq, C_wk, C_wv = eighths(11, 2, 3), eighths(12, 4, 4), eighths(13, 3, 8), eighths(14, 4, 4), eighths(15, 4, 2)
 
+# D: partial rotary on one head: d_k = 6, the first 4 columns rotated (GPT-NeoX rotary_pct,
+# GPT-J rotary_dim), L = 3 queries at positions 1..3 (causal_lower_right), S = 4 keys.
+D_q, D_k, D_v = eighths(16, 3, 6), eighths(17, 4, 6), eighths(18, 4, 2)
+D_DIMS = 4
+
 LAYOUTS = ("rotate_half", "interleaved")
 
 
@@ -256,6 +271,10 @@ def case_c(layout):
     return heads_attention(q, k, v, 2, 1, BASE_C, layout, "lower_right")
 
 
+def case_d(layout):
+    return heads_attention(mat(D_q), mat(D_k), mat(D_v), 1, 1, BASE_A, layout, "lower_right", D_DIMS)
+
+
 def build():
     values = {}  # name -> (matrix of mpf)
     numpy_cases = {}
@@ -265,6 +284,7 @@ def build():
         values[f"a_output_{layout}"] = out
         values[f"b_output_{layout}"] = case_b(layout)
         values[f"c_output_{layout}"] = case_c(layout)
+        values[f"d_output_{layout}"] = case_d(layout)
 
         def np_a(np, np_heads, _sin, layout=layout):
             return np_heads(np.array(A_q), np.array(A_k), np.array(A_v), 1, 1, BASE_A, layout, "none")
@@ -281,11 +301,16 @@ def build():
         numpy_cases[f"a_output_{layout}"] = (np_a, (), values[f"a_output_{layout}"])
         numpy_cases[f"b_output_{layout}"] = (np_b, (), values[f"b_output_{layout}"])
         numpy_cases[f"c_output_{layout}"] = (np_c, (), values[f"c_output_{layout}"])
+
+        def np_d(np, np_heads, _sin, layout=layout):
+            return np_heads(np.array(D_q), np.array(D_k), np.array(D_v), 1, 1, BASE_A, layout, "lower_right", D_DIMS)
+
+        numpy_cases[f"d_output_{layout}"] = (np_d, (), values[f"d_output_{layout}"])
     values["sinusoidal_6x8"] = sinusoidal(6, 8, 10000)
     values["sinusoidal_3x5"] = sinusoidal(3, 5, 10000)
     numpy_cases["sinusoidal_6x8"] = (lambda np, _h, tut: tut(6, 8, 10000.0), (), values["sinusoidal_6x8"])
     # The layouts must differ on every case (else a test could not tell them apart).
-    for stem in ("a_scores", "a_output", "b_output", "c_output"):
+    for stem in ("a_scores", "a_output", "b_output", "c_output", "d_output"):
         one, other = values[f"{stem}_rotate_half"], values[f"{stem}_interleaved"]
         gap = max(abs(x - y) for r1, r2 in zip(one, other) for x, y in zip(r1, r2))
         if gap < 1e-3:
@@ -331,6 +356,9 @@ def header(values):
         put(n, v)
     lines.append("// C: grouped_query_attention<2, 1>(xq, xkv, wq, wk, wv, causal_lower_right), base_c.")
     for n, v in (("c_xq", C_xq), ("c_xkv", C_xkv), ("c_wq", C_wq), ("c_wk", C_wk), ("c_wv", C_wv)):
+        put(n, v)
+    lines.append("// D: scaled_dot_product_attention(q, k, v, causal_lower_right, rotary<4>()): partial rotary, base_a.")
+    for n, v in (("d_q", D_q), ("d_k", D_k), ("d_v", D_v)):
         put(n, v)
     lines.append("")
     lines.append("// Expected values.")

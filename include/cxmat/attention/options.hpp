@@ -147,7 +147,8 @@ enum class rotary_layout {
 };
 
 /// Rotary position embedding (RoPE, Su et al. 2021) of the queries and keys: see rotary().
-template <rotary_layout Layout>
+/// RotaryDims columns of each head are rotated, all of them when 0.
+template <rotary_layout Layout, std::size_t RotaryDims = 0>
 struct rotary_embedding {
   double base;
 };
@@ -159,11 +160,17 @@ struct rotary_embedding {
 /// the queries and of the keys, except with causal_lower_right, where the L queries are the last
 /// L of the S keys' positions (S - L + i: decoding with a cache). Values are not rotated. The head
 /// width d_k must be even. Angles are computed in the element type (float: in float).
-constexpr rotary_embedding<rotary_layout::rotate_half> rotary(double base = 10000.0) noexcept { return {base}; }
+/// `rotary<RotaryDims>(base)` rotates only the first RotaryDims columns of each head (even, at
+/// most d_k), with d_k replaced by RotaryDims above: GPT-NeoX's rotary_pct, GPT-J's rotary_dim.
+template <std::size_t RotaryDims = 0>
+constexpr rotary_embedding<rotary_layout::rotate_half, RotaryDims> rotary(double base = 10000.0) noexcept {
+  return {base};
+}
 
 /// Rotary position embedding in the interleaved layout: the pairs are columns (2i, 2i + 1), as in
 /// GPT-J and RoFormer; otherwise as rotary().
-constexpr rotary_embedding<rotary_layout::interleaved> rotary_interleaved(double base = 10000.0) noexcept {
+template <std::size_t RotaryDims = 0>
+constexpr rotary_embedding<rotary_layout::interleaved, RotaryDims> rotary_interleaved(double base = 10000.0) noexcept {
   return {base};
 }
 
@@ -230,8 +237,8 @@ struct option_traits<projection_bias<P, U, W>> {
   static constexpr bool fits = std::is_same_v<T, U>;
 };
 
-template <rotary_layout Layout>
-struct option_traits<rotary_embedding<Layout>> {
+template <rotary_layout Layout, std::size_t RotaryDims>
+struct option_traits<rotary_embedding<Layout, RotaryDims>> {
   static constexpr bool is_option = true;
   static constexpr bool is_mask = false;
   template <class T, auto L, auto S>
@@ -280,8 +287,16 @@ inline constexpr bool is_batch_option_v<batch_key_padding_mask<B, S>> = true;
 
 template <class O>
 inline constexpr bool is_rotary_v = false;
-template <rotary_layout Layout>
-inline constexpr bool is_rotary_v<rotary_embedding<Layout>> = true;
+template <rotary_layout Layout, std::size_t RotaryDims>
+inline constexpr bool is_rotary_v<rotary_embedding<Layout, RotaryDims>> = true;
+
+// The columns of each head a call's rotary option rotates: RotaryDims, or 0 (all, or no rotary).
+template <class... O>
+inline constexpr std::size_t rotary_dims = 0;
+template <class O, class... Rest>
+inline constexpr std::size_t rotary_dims<O, Rest...> = rotary_dims<Rest...>;
+template <rotary_layout Layout, std::size_t RotaryDims, class... Rest>
+inline constexpr std::size_t rotary_dims<rotary_embedding<Layout, RotaryDims>, Rest...> = RotaryDims;
 
 template <class... O>
 inline constexpr std::size_t rotary_count = (std::size_t{0} + ... + (is_rotary_v<std::remove_cvref_t<O>> ? 1U : 0U));

@@ -189,6 +189,16 @@ constexpr sentence rotary_head_width() noexcept {
   return s;
 }
 
+template <std::size_t RotaryDims, class HeadWidth>
+constexpr sentence rotary_dims() noexcept {
+  sentence s;
+  s.put("rotary<").put(RotaryDims).put(">(): the rotated columns (").put(RotaryDims);
+  s.put(") must be an even number, at most the head width d_k ");
+  put_dim<HeadWidth>(s);
+  s.put(": rotary turns pairs among the first columns of each head.");
+  return s;
+}
+
 template <class DModel>
 constexpr sentence heads_not_given() noexcept {
   sentence s;
@@ -243,6 +253,10 @@ struct output_projection_wo_rows_must_equal_h_times_d_v {
 template <class HeadWidth>
 struct rotary_head_width_must_be_even {
   static_assert(false, detail::plain::rotary_head_width<HeadWidth>());
+};
+template <std::size_t RotaryDims, class HeadWidth>
+struct rotary_dims_must_be_even_and_at_most_d_k {
+  static_assert(false, detail::plain::rotary_dims<RotaryDims, HeadWidth>());
 };
 template <std::size_t H, std::size_t Hkv>
 struct grouped_query_h_kv_must_divide_h {

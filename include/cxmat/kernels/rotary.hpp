@@ -23,16 +23,20 @@ constexpr T inverse_frequency(std::size_t i, std::size_t d, T log_base) noexcept
 /// interleaved layout of GPT-J and RoFormer. Pair i turns by its angle with frequency i.
 enum class rotary_pairs { rotate_half, interleaved };
 
-/// Rotates, in every row r of m (R x C, made of `heads` heads of width d_k = C / heads, d_k
-/// even), the pairs (x, y) of each head by the angle θ = (first_position + r) · base^(-2i/d_k):
-/// (x, y) -> (x cos θ - y sin θ, y cos θ + x sin θ). first_position may be negative.
+/// Rotates, in every row r of m (R x C, made of `heads` heads of width d_k = C / heads), the
+/// first `rotated` columns of each head (an even number, at most d_k; 0 means all d_k), pair by
+/// pair, by the angle θ = (first_position + r) · base^(-2i/rotated):
+/// (x, y) -> (x cos θ - y sin θ, y cos θ + x sin θ). The other columns stay. first_position may
+/// be negative.
 template <rotary_pairs Pairs, class T, std::size_t R, std::size_t C>
-constexpr void rotate_rows(T (&m)[R][C], std::size_t heads, long long first_position, T base) noexcept {
+constexpr void rotate_rows(T (&m)[R][C], std::size_t heads, long long first_position, T base,
+                           std::size_t rotated = 0) noexcept {
   const std::size_t dk = C / heads;
-  const std::size_t half = dk / 2;
+  const std::size_t width = rotated == 0 ? dk : rotated;
+  const std::size_t half = width / 2;
   const T log_base = cxmat::log(base);
   T frequency[C / 2 + 1]{};
-  for (std::size_t i = 0; i < half; ++i) frequency[i] = inverse_frequency<T>(i, dk, log_base);
+  for (std::size_t i = 0; i < half; ++i) frequency[i] = inverse_frequency<T>(i, width, log_base);
   for (std::size_t r = 0; r < R; ++r) {
     const T position = static_cast<T>(first_position + static_cast<long long>(r));
     for (std::size_t i = 0; i < half; ++i) {

@@ -140,12 +140,12 @@ constexpr long long first_query_position([[maybe_unused]] std::size_t query_coun
 template <class T, std::size_t R, std::size_t C, class O>
 constexpr void apply_rotary(T (&/*m*/)[R][C], std::size_t /*heads*/, long long /*first*/,
                             const O& /*option*/) noexcept {}
-template <class T, std::size_t R, std::size_t C, rotary_layout Layout>
+template <class T, std::size_t R, std::size_t C, rotary_layout Layout, std::size_t RotaryDims>
 constexpr void apply_rotary(T (&m)[R][C], std::size_t heads, long long first,
-                            const rotary_embedding<Layout>& o) noexcept {
+                            const rotary_embedding<Layout, RotaryDims>& o) noexcept {
   constexpr rotary_pairs pairs =
       Layout == rotary_layout::rotate_half ? rotary_pairs::rotate_half : rotary_pairs::interleaved;
-  rotate_rows<pairs>(m, heads, first, static_cast<T>(o.base));
+  rotate_rows<pairs>(m, heads, first, static_cast<T>(o.base), RotaryDims);
 }
 
 // In place: the queries q (Heads heads) and the keys k (Heads heads) at their positions, when
