@@ -1,5 +1,6 @@
 // Options of the attention functions: masks, causal attention, score bias, explicit scale,
-// projection biases and rotary position embedding. Each is a small value passed after the matrices, in any order:
+// projection biases and rotary position embedding. Each is a small value passed after the
+// matrices, in any order:
 //   scaled_dot_product_attention(Q, K, V, cxmat::mask(allowed), cxmat::causal)
 // Every option's shape is checked against the L x S scores in its type.
 #pragma once
