@@ -17,6 +17,7 @@ GENERATED = {
     "test_support/reference_values.hpp",
     "test_support/coverage_reference.hpp",
     "test_support/transformer_reference.hpp",
+    "test_support/positions_reference.hpp",
     "exercises/answers.hpp",
 }
 # Parsed inputs laid out by hand: a compile-fail snippet's "// Expect:" lines (compile_fail/ and the

@@ -79,8 +79,10 @@ constexpr batch<detail::element_of<X>, H, X::row_extent, X::row_extent> multi_he
     const X& x, const Wq& wq, const Wk& wk, const O&... opts) noexcept {
   using T = detail::element_of<X>;
   constexpr std::size_t n = X::rows;
-  const auto q = detail::project<projection::query>(x, wq, opts...);
-  const auto k = detail::project<projection::key>(x, wk, opts...);
+  auto q = detail::project<projection::query>(x, wq, opts...);
+  auto k = detail::project<projection::key>(x, wk, opts...);
+  detail::rotate_queries<H>(q, n, opts...);
+  detail::rotate_keys<H>(k, opts...);
   constexpr std::size_t dk = Wq::cols / H;
   const T divisor = detail::score_divisor<T, O...>(dk);
   detail::check_scores(q.elems, k.elems, dk, divisor, opts...);

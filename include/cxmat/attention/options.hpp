@@ -1,5 +1,6 @@
-// Options of the attention functions: masks, causal attention, score bias, explicit scale and
-// projection biases. Each is a small value passed after the matrices, in any order:
+// Options of the attention functions: masks, causal attention, score bias, explicit scale,
+// projection biases and rotary position embedding. Each is a small value passed after the
+// matrices, in any order:
 //   scaled_dot_product_attention(Q, K, V, cxmat::mask(allowed), cxmat::causal)
 // Every option's shape is checked against the L x S scores in its type.
 #pragma once
@@ -136,6 +137,44 @@ constexpr projection_bias<projection::output, T, W> output_bias(const matrix<T, 
   return {b};
 }
 
+/// The two layouts of rotary position embedding: which columns of a head form a rotated pair.
+enum class rotary_layout {
+  /// Columns i and i + d_k/2 (the first half turns against the second): GPT-NeoX, and LLaMA,
+  /// Mistral, Qwen in Hugging Face transformers (`rotate_half`); flash-attn's interleaved=False.
+  rotate_half,
+  /// Columns 2i and 2i + 1 (neighbours): GPT-J (`rotate_every_two`), RoFormer, Meta's original
+  /// LLaMA code (complex pairs); flash-attn's interleaved=True.
+  interleaved,
+};
+
+/// Rotary position embedding (RoPE, Su et al. 2021) of the queries and keys: see rotary().
+/// RotaryDims columns of each head are rotated, all of them when 0.
+template <rotary_layout Layout, std::size_t RotaryDims = 0>
+struct rotary_embedding {
+  double base;
+};
+
+/// Rotary position embedding in the rotate-half layout. Before the scores, each head's query and
+/// key rows (after the projections and their biases) are rotated pair by pair: the pair
+/// (x_i, x_{i+d_k/2}) of a row at position p turns by θ = p · base^(-2i/d_k), i < d_k/2, so that
+/// q·k depends on the positions only through their difference. Positions are the row indices of
+/// the queries and of the keys, except with causal_lower_right, where the L queries are the last
+/// L of the S keys' positions (S - L + i: decoding with a cache). Values are not rotated. The head
+/// width d_k must be even. Angles are computed in the element type (float: in float).
+/// `rotary<RotaryDims>(base)` rotates only the first RotaryDims columns of each head (even, at
+/// most d_k), with d_k replaced by RotaryDims above: GPT-NeoX's rotary_pct, GPT-J's rotary_dim.
+template <std::size_t RotaryDims = 0>
+constexpr rotary_embedding<rotary_layout::rotate_half, RotaryDims> rotary(double base = 10000.0) noexcept {
+  return {base};
+}
+
+/// Rotary position embedding in the interleaved layout: the pairs are columns (2i, 2i + 1), as in
+/// GPT-J and RoFormer; otherwise as rotary().
+template <std::size_t RotaryDims = 0>
+constexpr rotary_embedding<rotary_layout::interleaved, RotaryDims> rotary_interleaved(double base = 10000.0) noexcept {
+  return {base};
+}
+
 // ---------------------------------------------------------------------------------------------
 // Shape rules of the options, as named concepts (see shape_rules.hpp for the core rules).
 // ---------------------------------------------------------------------------------------------
@@ -199,9 +238,17 @@ struct option_traits<projection_bias<P, U, W>> {
   static constexpr bool fits = std::is_same_v<T, U>;
 };
 
+template <rotary_layout Layout, std::size_t RotaryDims>
+struct option_traits<rotary_embedding<Layout, RotaryDims>> {
+  static constexpr bool is_option = true;
+  static constexpr bool is_mask = false;
+  template <class T, auto L, auto S>
+  static constexpr bool fits = std::is_floating_point_v<T>;
+};
+
 }  // namespace detail
 
-/// Any attention option (mask, key padding, causal, bias, scale, projection bias).
+/// Any attention option (mask, key padding, causal, bias, scale, projection bias, rotary).
 template <class O>
 concept AttentionOption = detail::option_traits<std::remove_cvref_t<O>>::is_option;
 
@@ -239,6 +286,22 @@ inline constexpr bool is_batch_option_v = false;
 template <extent B, extent S>
 inline constexpr bool is_batch_option_v<batch_key_padding_mask<B, S>> = true;
 
+template <class O>
+inline constexpr bool is_rotary_v = false;
+template <rotary_layout Layout, std::size_t RotaryDims>
+inline constexpr bool is_rotary_v<rotary_embedding<Layout, RotaryDims>> = true;
+
+// The columns of each head a call's rotary option rotates: RotaryDims, or 0 (all, or no rotary).
+template <class... O>
+inline constexpr std::size_t rotary_dims = 0;
+template <class O, class... Rest>
+inline constexpr std::size_t rotary_dims<O, Rest...> = rotary_dims<Rest...>;
+template <rotary_layout Layout, std::size_t RotaryDims, class... Rest>
+inline constexpr std::size_t rotary_dims<rotary_embedding<Layout, RotaryDims>, Rest...> = RotaryDims;
+
+template <class... O>
+inline constexpr std::size_t rotary_count = (std::size_t{0} + ... + (is_rotary_v<std::remove_cvref_t<O>> ? 1U : 0U));
+
 template <class... O>
 inline constexpr std::size_t scale_count = (std::size_t{0} + ... + (is_scale_v<std::remove_cvref_t<O>> ? 1U : 0U));
 
@@ -255,11 +318,11 @@ template <class L, class S, class... Options>
 struct attention_options_must_fit_l_by_s_scores;  // mask, bias: L x S; key_padding: 1 x S; same element type
 }  // namespace shape_error
 
-/// The options of one call make sense together: at most one scale and at most one bias per
-/// projection.
+/// The options of one call make sense together: at most one scale, at most one bias per
+/// projection and at most one rotary embedding.
 template <class... O>
 concept OptionsAreConsistent = detail::scale_count<O...>
-<= 1 && detail::projection_bias_count<projection::query, O...> <= 1 &&
+<= 1 && detail::rotary_count<O...> <= 1 && detail::projection_bias_count<projection::query, O...> <= 1 &&
     detail::projection_bias_count<projection::key, O...> <= 1 &&
     detail::projection_bias_count<projection::value, O...> <= 1 &&
     detail::projection_bias_count<projection::output, O...> <= 1;

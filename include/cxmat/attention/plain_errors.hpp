@@ -157,7 +157,9 @@ constexpr sentence batch_key_padding_needs_a_batch() noexcept {
 
 constexpr sentence options_conflict() noexcept {
   sentence s;
-  s.put("attention options conflict: one call takes at most one scale(...) and at most one bias per projection.");
+  s.put(
+      "attention options conflict: one call takes at most one scale(...) and at most one bias per projection. "
+      "It takes one rotary(...) or rotary_interleaved(...) at most.");
   return s;
 }
 
@@ -175,6 +177,25 @@ constexpr sentence batch_key_padding() noexcept {
   s.put("batched attention: batch_key_padding(keep) needs one row per batch item, B ");
   put_dim<B>(s);
   s.put(" rows (keep is B x S, row b for item b).");
+  return s;
+}
+
+template <class HeadWidth>
+constexpr sentence rotary_head_width() noexcept {
+  sentence s;
+  s.put("rotary position embedding: the head width d_k ");
+  put_dim<HeadWidth>(s);
+  s.put(" must be even, since rotary() turns pairs of each head's query and key columns.");
+  return s;
+}
+
+template <std::size_t RotaryDims, class HeadWidth>
+constexpr sentence rotary_dims() noexcept {
+  sentence s;
+  s.put("rotary<").put(RotaryDims).put(">(): the rotated columns (").put(RotaryDims);
+  s.put(") must be an even number, at most the head width d_k ");
+  put_dim<HeadWidth>(s);
+  s.put(": rotary turns pairs among the first columns of each head.");
   return s;
 }
 
@@ -228,6 +249,14 @@ struct multi_head_h_must_divide_v_width {
 template <class ConcatCols, class WoRows>
 struct output_projection_wo_rows_must_equal_h_times_d_v {
   static_assert(false, detail::plain::wo_fits_heads<ConcatCols, WoRows>());
+};
+template <class HeadWidth>
+struct rotary_head_width_must_be_even {
+  static_assert(false, detail::plain::rotary_head_width<HeadWidth>());
+};
+template <std::size_t RotaryDims, class HeadWidth>
+struct rotary_dims_must_be_even_and_at_most_d_k {
+  static_assert(false, detail::plain::rotary_dims<RotaryDims, HeadWidth>());
 };
 template <std::size_t H, std::size_t Hkv>
 struct grouped_query_h_kv_must_divide_h {

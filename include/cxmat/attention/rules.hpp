@@ -23,7 +23,26 @@ concept KeyValueHeadsDivideQueryHeads = (H > 0) && (Hkv > 0) && (H % Hkv == 0);
 template <auto QW, std::size_t H, auto KW, std::size_t Hkv>
 concept HeadWidthsMatch = (H > 0) && (Hkv > 0) && (QW.size / H == KW.size / Hkv);
 
+/// rotary position embedding: each head's width d_k is even, since rotary() turns pairs of a
+/// head's columns (a width H does not divide is left to the rule that H divides it).
+template <auto Width, std::size_t H, class... O>
+concept RotaryHeadWidthIsEven = (detail::rotary_count<O...> == 0) ||
+                                (detail::rotary_dims<std::remove_cvref_t<O>...> != 0) || (H == 0) ||
+                                (Width.size % H != 0) || ((Width.size / H) % 2 == 0);
+
+/// partial rotary position embedding (rotary<RotaryDims>): the rotated columns are an even number,
+/// at most the head width d_k.
+template <auto Width, std::size_t H, class... O>
+concept RotaryDimsFitHead = (detail::rotary_dims<std::remove_cvref_t<O>...> == 0) || (H == 0) ||
+                            (Width.size % H != 0) ||
+                            ((detail::rotary_dims<std::remove_cvref_t<O>...> % 2 == 0) &&
+                             (detail::rotary_dims<std::remove_cvref_t<O>...> <= Width.size / H));
+
 namespace shape_error {
+template <class HeadWidth>
+struct rotary_head_width_must_be_even;  // rotary() turns pairs of columns (i, i + d_k/2) or (2i, 2i + 1) of each head
+template <std::size_t RotaryDims, class HeadWidth>
+struct rotary_dims_must_be_even_and_at_most_d_k;  // rotary<RotaryDims>() turns pairs among the first RotaryDims columns
 template <std::size_t H, std::size_t Hkv>
 struct grouped_query_h_kv_must_divide_h;  // H query heads share H_kv key/value heads: H = g * H_kv
 template <std::size_t Hkv, class KWidth>
@@ -152,6 +171,17 @@ using no_output_bias = detail::check<detail::projection_bias_count<projection::o
                                      shape_error::output_bias_needs_w_o<O...>>;
 template <class... O>
 using options_consistent = detail::check<OptionsAreConsistent<O...>, shape_error::attention_options_conflict<O...>>;
+// The head width of H heads in Width columns: Width itself (with its name) for one head.
+template <auto Width, std::size_t H>
+using head_width_dim = std::conditional_t<H == 1, dim_of<Width>, dim<(H > 0 ? Width.size / H : 0), anonymous>>;
+template <auto Width, std::size_t H, class... O>
+using rotary_even_head_width = detail::check<RotaryHeadWidthIsEven<Width, H, O...>,
+                                             shape_error::rotary_head_width_must_be_even<head_width_dim<Width, H>>>;
+template <auto Width, std::size_t H, class... O>
+using rotary_dims_fit_head =
+    detail::check<RotaryDimsFitHead<Width, H, O...>,
+                  shape_error::rotary_dims_must_be_even_and_at_most_d_k<detail::rotary_dims<std::remove_cvref_t<O>...>,
+                                                                        head_width_dim<Width, H>>>;
 template <projection P, auto Width, class... O>
 using bias_width = detail::check<
     compatible_extents<detail::bias_width<P, Width, O...>::value, Width>,
@@ -167,7 +197,8 @@ using attention_scores =
     detail::rule_list<rule::same_elements<Q, K>, rule::real_matrix_elements<Q>,
                       rule::query_key_widths<detail::cols_of<Q>, detail::cols_of<K>>, rule::no_batch_options<O...>,
                       rule::score_options_fit<detail::element_of<Q>, detail::rows_of<Q>, detail::rows_of<K>, O...>,
-                      rule::options_consistent<O...>>;
+                      rule::options_consistent<O...>, rule::rotary_even_head_width<detail::cols_of<Q>, 1, O...>,
+                      rule::rotary_dims_fit_head<detail::cols_of<Q>, 1, O...>>;
 
 template <class Q, class K, class V, class... O>
 using scaled_dot_product_attention =
@@ -175,7 +206,8 @@ using scaled_dot_product_attention =
                       rule::query_key_widths<detail::cols_of<Q>, detail::cols_of<K>>,
                       rule::key_value_lengths<detail::rows_of<K>, detail::rows_of<V>>, rule::no_batch_options<O...>,
                       rule::score_options_fit<detail::element_of<Q>, detail::rows_of<Q>, detail::rows_of<K>, O...>,
-                      rule::options_consistent<O...>>;
+                      rule::options_consistent<O...>, rule::rotary_even_head_width<detail::cols_of<Q>, 1, O...>,
+                      rule::rotary_dims_fit_head<detail::cols_of<Q>, 1, O...>>;
 
 // Projections of X_q (queries) and X_kv (keys, values) by Wq, Wk, Wv, and the options' fit.
 template <class Xq, class Xkv, class Wq, class Wk, class Wv, class... O>
@@ -192,19 +224,26 @@ using projections =
 template <class X, class Wq, class Wk, class Wv, class... O>
 using self_attention = detail::join_t<
     projections<X, X, Wq, Wk, Wv, O...>,
-    detail::rule_list<rule::wq_wk_widths<detail::cols_of<Wq>, detail::cols_of<Wk>>, rule::no_output_bias<O...>>>;
+    detail::rule_list<rule::wq_wk_widths<detail::cols_of<Wq>, detail::cols_of<Wk>>,
+                      rule::rotary_even_head_width<detail::cols_of<Wq>, 1, O...>,
+                      rule::rotary_dims_fit_head<detail::cols_of<Wq>, 1, O...>, rule::no_output_bias<O...>>>;
 
 template <std::size_t H, class Q, class K, class V, class... O>
-using multi_head_attention_qkv = detail::join_t<scaled_dot_product_attention<Q, K, V, O...>,
-                                                detail::rule_list<rule::heads_divide_q_width<detail::cols_of<Q>, H>,
-                                                                  rule::heads_divide_v_width<detail::cols_of<V>, H>>>;
+using multi_head_attention_qkv =
+    detail::join_t<scaled_dot_product_attention<Q, K, V, O...>,
+                   detail::rule_list<rule::heads_divide_q_width<detail::cols_of<Q>, H>,
+                                     rule::heads_divide_v_width<detail::cols_of<V>, H>,
+                                     rule::rotary_even_head_width<detail::cols_of<Q>, H, O...>,
+                                     rule::rotary_dims_fit_head<detail::cols_of<Q>, H, O...>>>;
 
 // The heads of the block form, before W_o (shared by the forms with and without W_o).
 template <std::size_t H, class X, class Wq, class Wk, class Wv, class... O>
 using multi_head_heads = detail::join_t<projections<X, X, Wq, Wk, Wv, O...>,
                                         detail::rule_list<rule::wq_wk_widths<detail::cols_of<Wq>, detail::cols_of<Wk>>,
                                                           rule::heads_divide_q_width<detail::cols_of<Wq>, H>,
-                                                          rule::heads_divide_v_width<detail::cols_of<Wv>, H>>>;
+                                                          rule::heads_divide_v_width<detail::cols_of<Wv>, H>,
+                                                          rule::rotary_even_head_width<detail::cols_of<Wq>, H, O...>,
+                                                          rule::rotary_dims_fit_head<detail::cols_of<Wq>, H, O...>>>;
 
 template <std::size_t H, class X, class Wq, class Wk, class Wv, class... O>
 using multi_head_attention =
@@ -221,10 +260,12 @@ using multi_head_attention_wo =
                    output_projection<detail::cols_of<Wv>, Wo, O...>>;
 
 template <std::size_t H, class X, class Wq, class Wk, class... O>
-using multi_head_attention_weights =
-    detail::join_t<projections<X, X, Wq, Wk, Wk, O...>,
-                   detail::rule_list<rule::wq_wk_widths<detail::cols_of<Wq>, detail::cols_of<Wk>>,
-                                     rule::heads_divide_q_width<detail::cols_of<Wq>, H>, rule::no_output_bias<O...>>>;
+using multi_head_attention_weights = detail::join_t<
+    projections<X, X, Wq, Wk, Wk, O...>,
+    detail::rule_list<rule::wq_wk_widths<detail::cols_of<Wq>, detail::cols_of<Wk>>,
+                      rule::heads_divide_q_width<detail::cols_of<Wq>, H>,
+                      rule::rotary_even_head_width<detail::cols_of<Wq>, H, O...>,
+                      rule::rotary_dims_fit_head<detail::cols_of<Wq>, H, O...>, rule::no_output_bias<O...>>>;
 
 // The heads of grouped-query attention, before W_o.
 template <std::size_t H, std::size_t Hkv, class Xq, class Xkv, class Wq, class Wk, class Wv, class... O>
@@ -233,7 +274,9 @@ using grouped_query_heads = detail::join_t<
     detail::rule_list<rule::kv_heads_divide_heads<H, Hkv>, rule::heads_divide_q_width<detail::cols_of<Wq>, H>,
                       rule::kv_heads_divide_k_width<detail::cols_of<Wk>, Hkv>,
                       rule::kv_heads_divide_v_width<detail::cols_of<Wv>, Hkv>,
-                      rule::head_widths<detail::cols_of<Wq>, H, detail::cols_of<Wk>, Hkv>>>;
+                      rule::head_widths<detail::cols_of<Wq>, H, detail::cols_of<Wk>, Hkv>,
+                      rule::rotary_even_head_width<detail::cols_of<Wq>, H, O...>,
+                      rule::rotary_dims_fit_head<detail::cols_of<Wq>, H, O...>>>;
 
 template <std::size_t H, std::size_t Hkv, class Xq, class Xkv, class Wq, class Wk, class Wv, class... O>
 using grouped_query_attention = detail::join_t<grouped_query_heads<H, Hkv, Xq, Xkv, Wq, Wk, Wv, O...>,

@@ -17,16 +17,19 @@
 namespace cxmat {
 
 /// Scores Q·Kᵀ / √d_k: Q is L x d_k, K is S x d_k, the result is L x S. With options, the
-/// scores after scale, bias and masks (masked entries are -inf).
+/// scores after scale, bias and masks (masked entries are -inf). With rotary(), Q and K are
+/// rotated first.
 template <Matrix Q, Matrix K, AttentionOption... O>
 requires rules_hold<rules_of::attention_scores<Q, K, O...>>
 constexpr matrix<detail::element_of<Q>, Q::row_extent, K::row_extent> attention_scores(const Q& q, const K& k,
                                                                                        const O&... opts) noexcept {
   using T = detail::element_of<Q>;
   const T divisor = detail::score_divisor<T, O...>(Q::cols);
-  detail::check_scores(q.elems, k.elems, Q::cols, divisor, opts...);
+  const auto& qr = detail::rotated_queries<1>(q, K::rows, opts...);
+  const auto& kr = detail::rotated_keys<1>(k, opts...);
+  detail::check_scores(qr.elems, kr.elems, Q::cols, divisor, opts...);
   matrix<T, Q::row_extent, K::row_extent> out{};
-  detail::scores<Q::cols>(q.elems, 0, k.elems, 0, out.elems, divisor,
+  detail::scores<Q::cols>(qr.elems, 0, kr.elems, 0, out.elems, divisor,
                           detail::make_score_mod<T>(Q::rows, K::rows, opts...));
   return out;
 }
@@ -61,11 +64,13 @@ constexpr matrix<detail::element_of<Q>, Q::row_extent, V::col_extent> scaled_dot
     const Q& q, const K& k, const V& v, const O&... opts) noexcept {
   using T = detail::element_of<Q>;
   const T divisor = detail::score_divisor<T, O...>(Q::cols);
-  detail::check_scores(q.elems, k.elems, Q::cols, divisor, opts...);
+  const auto& qr = detail::rotated_queries<1>(q, K::rows, opts...);
+  const auto& kr = detail::rotated_keys<1>(k, opts...);
+  detail::check_scores(qr.elems, kr.elems, Q::cols, divisor, opts...);
   const auto score_mod = detail::make_score_mod<T>(Q::rows, K::rows, opts...);
   detail::check_values(v.elems, detail::key_visibility<T, decltype(score_mod)>{score_mod, Q::rows});
   matrix<T, Q::row_extent, V::col_extent> out{};
-  detail::attend<Q::cols, V::cols>(q.elems, 0, k.elems, 0, v.elems, 0, out.elems, 0, divisor, score_mod,
+  detail::attend<Q::cols, V::cols>(qr.elems, 0, kr.elems, 0, v.elems, 0, out.elems, 0, divisor, score_mod,
                                    detail::discard_weights{});
   return out;
 }
@@ -77,7 +82,8 @@ scaled_dot_product_attention(const Q& q, const K& k, const V& v, const O&... opt
 
 /// Self-attention of the rows of X (n x d_model): Q = X·Wq, K = X·Wk, V = X·Wv, then
 /// scaled_dot_product_attention(Q, K, V). Wq and Wk are d_model x d_k, Wv is d_model x d_v;
-/// the result is n x d_v. Takes the options above and query/key/value_bias.
+/// the result is n x d_v. Takes the options above and query/key/value_bias (rotary() rotates Q
+/// and K after their biases).
 template <Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, AttentionOption... O>
 requires rules_hold<rules_of::self_attention<X, Wq, Wk, Wv, O...>>
 constexpr matrix<detail::element_of<X>, X::row_extent, Wv::col_extent> self_attention(const X& x, const Wq& wq,
@@ -85,9 +91,11 @@ constexpr matrix<detail::element_of<X>, X::row_extent, Wv::col_extent> self_atte
                                                                                       const O&... opts) noexcept {
   using T = detail::element_of<X>;
   matrix<T, X::row_extent, Wv::col_extent> out{};
-  const auto q = detail::project<projection::query>(x, wq, opts...);
-  const auto k = detail::project<projection::key>(x, wk, opts...);
+  auto q = detail::project<projection::query>(x, wq, opts...);
+  auto k = detail::project<projection::key>(x, wk, opts...);
   const auto v = detail::project<projection::value>(x, wv, opts...);
+  detail::rotate_queries<1>(q, X::rows, opts...);
+  detail::rotate_keys<1>(k, opts...);
   const T divisor = detail::score_divisor<T, O...>(Wq::cols);
   detail::check_scores(q.elems, k.elems, Wq::cols, divisor, opts...);
   detail::attend<Wq::cols, Wv::cols>(q.elems, 0, k.elems, 0, v.elems, 0, out.elems, 0, divisor,

@@ -1,5 +1,5 @@
 // Turns a call's attention options into what the kernel takes: the score divisor, one
-// score-modification callable, and biased projections.
+// score-modification callable, biased projections, and rotated queries and keys.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +10,7 @@
 #include <cxmat/attention/options.hpp>
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/kernels/attention.hpp>
+#include <cxmat/kernels/rotary.hpp>
 #include <cxmat/ops/arithmetic.hpp>
 
 namespace cxmat::detail {
@@ -117,6 +118,69 @@ constexpr matrix<T, R, C> project(const matrix<T, R, K1>& x, const matrix<T, K2,
   matrix<T, R, C> out = matmul(x, w);
   (add_projection_bias<P>(out, opts), ...);
   return out;
+}
+
+// Rotary position embedding: the position of the first query row is 0, or S - L with
+// causal_lower_right (the queries are the last L of the S positions); keys start at 0.
+template <class... O>
+inline constexpr bool lower_right_v =
+    (false || ... || std::is_same_v<std::remove_cvref_t<O>, causal_mask<causal_alignment::lower_right>>);
+
+template <class... O>
+constexpr long long first_query_position([[maybe_unused]] std::size_t query_count,
+                                         [[maybe_unused]] std::size_t key_count) noexcept {
+  if constexpr (lower_right_v<O...>) {
+    return static_cast<long long>(key_count) - static_cast<long long>(query_count);
+  } else {
+    return 0;
+  }
+}
+
+// Rotates the rows of m (heads of equal width side by side) when the option is rotary().
+template <class T, std::size_t R, std::size_t C, class O>
+constexpr void apply_rotary(T (&/*m*/)[R][C], std::size_t /*heads*/, long long /*first*/,
+                            const O& /*option*/) noexcept {}
+template <class T, std::size_t R, std::size_t C, rotary_layout Layout, std::size_t RotaryDims>
+constexpr void apply_rotary(T (&m)[R][C], std::size_t heads, long long first,
+                            const rotary_embedding<Layout, RotaryDims>& o) noexcept {
+  constexpr rotary_pairs pairs =
+      Layout == rotary_layout::rotate_half ? rotary_pairs::rotate_half : rotary_pairs::interleaved;
+  rotate_rows<pairs>(m, heads, first, static_cast<T>(o.base), RotaryDims);
+}
+
+// In place: the queries q (Heads heads) and the keys k (Heads heads) at their positions, when
+// the options hold rotary(); otherwise nothing.
+template <std::size_t Heads, class T, extent R, extent C, class... O>
+constexpr void rotate_queries(matrix<T, R, C>& q, [[maybe_unused]] std::size_t key_count, const O&... opts) noexcept {
+  (apply_rotary(q.elems, Heads, first_query_position<O...>(R.size, key_count), opts), ...);
+}
+template <std::size_t Heads, class T, extent R, extent C, class... O>
+constexpr void rotate_keys(matrix<T, R, C>& k, const O&... opts) noexcept {
+  (apply_rotary(k.elems, Heads, 0, opts), ...);
+}
+
+// The queries and keys the scores see: rotated copies when the options hold rotary(), else q
+// and k themselves (no copy).
+template <std::size_t Heads, class M, class... O>
+constexpr decltype(auto) rotated_queries(const M& q, [[maybe_unused]] std::size_t key_count,
+                                         const O&... opts) noexcept {
+  if constexpr (rotary_count<O...> == 0) {
+    return (q);
+  } else {
+    M out = q;
+    rotate_queries<Heads>(out, key_count, opts...);
+    return out;
+  }
+}
+template <std::size_t Heads, class M, class... O>
+constexpr decltype(auto) rotated_keys(const M& k, const O&... opts) noexcept {
+  if constexpr (rotary_count<O...> == 0) {
+    return (k);
+  } else {
+    M out = k;
+    rotate_keys<Heads>(out, opts...);
+    return out;
+  }
 }
 
 }  // namespace cxmat::detail

@@ -45,17 +45,20 @@ constexpr void grouped_heads(const T (&q)[L][QW], const T (&k)[S][KW], const T (
   }
 }
 
-// Heads over already projected Q (L x H·d_k), K (S x H_kv·d_k), V (S x H_kv·d_v), with options.
+// Heads over already projected Q (L x H·d_k), K (S x H_kv·d_k), V (S x H_kv·d_v), with options
+// (rotary() rotates each of the H query heads and each of the H_kv key heads).
 template <std::size_t H, std::size_t Hkv, class T, extent L, extent S1, extent S2, extent QW, extent KW, extent VW,
           class Weights, class... O>
 constexpr auto heads_of_projections(const matrix<T, L, QW>& q, const matrix<T, S1, KW>& k, const matrix<T, S2, VW>& v,
                                     Weights* weights, const O&... opts) noexcept {
   const T divisor = score_divisor<T, O...>(QW.size / H);
-  check_scores(q.elems, k.elems, QW.size / H, divisor, opts...);
+  const auto& qr = rotated_queries<H>(q, S1.size, opts...);
+  const auto& kr = rotated_keys<Hkv>(k, opts...);
+  check_scores(qr.elems, kr.elems, QW.size / H, divisor, opts...);
   const auto score_mod = make_score_mod<T>(L.size, S1.size, opts...);
   check_values(v.elems, key_visibility<T, decltype(score_mod)>{score_mod, L.size});
   matrix<T, L, concat_width<H, Hkv, VW>> out{};
-  grouped_heads<H, Hkv>(q.elems, k.elems, v.elems, out.elems, divisor, score_mod, weights);
+  grouped_heads<H, Hkv>(qr.elems, kr.elems, v.elems, out.elems, divisor, score_mod, weights);
   return out;
 }
 
