@@ -7,6 +7,7 @@
 #include <random>
 
 #include <cxmat/cxmat.hpp>
+#include <cxmat/io/trace.hpp>
 #include <cxmat/transformer/positions.hpp>
 
 #include "test_support/catch.hpp"
@@ -107,6 +108,21 @@ TEST_CASE("rotary attention equals the mpmath values", "[positions][rotary]") {
         CHECK(std::fabs(static_cast<double>(yf(i, j)) - ref::b_output_rotate_half(i, j)) <= 1e-5);
       }
     }
+  }
+  SECTION("the trace of a rotary call: same output; its q_heads and k_heads are before the rotation") {
+    const auto x = at_run_time(ref::b_x);
+    const auto t = cxmat::trace_multi_head_attention<2>(x, ref::b_wq, ref::b_wk, ref::b_wv, ref::b_wo,
+                                                        cxmat::query_bias(ref::b_bq), cxmat::key_bias(ref::b_bk),
+                                                        cxmat::causal, cxmat::rotary());
+    CHECK(near(t.output, ref::b_output_rotate_half));
+    const auto w = cxmat::multi_head_attention_weights<2>(x, ref::b_wq, ref::b_wk, cxmat::query_bias(ref::b_bq),
+                                                          cxmat::key_bias(ref::b_bk), cxmat::causal, cxmat::rotary());
+    CHECK(near(t.weights.items[0], w.items[0]));
+    CHECK(near(t.weights.items[1], w.items[1]));
+    CHECK(
+        near(t.scores.items[1], cxmat::attention_scores(cxmat::column_block<1, 2>(t.q), cxmat::column_block<1, 2>(t.k),
+                                                        cxmat::causal, cxmat::rotary())));
+    CHECK(t.q_heads.items[1] == cxmat::column_block<1, 2>(t.q));
   }
   SECTION("partial rotary, queries at the last positions") {
     const auto dq = at_run_time(ref::d_q);
