@@ -1,5 +1,5 @@
-// The transformer layer: activations, norms, linear maps and feed-forward networks, token
-// embeddings and logits, and the encoder and decoder layers (with their stacks) built on the
+// The transformer layer: activations, norms, linear maps and feed-forward networks, positional
+// encodings, token embeddings and logits, and the encoder and decoder layers (with their stacks) built on the
 // attention layer, each on matrices and batches, constexpr and at run time.
 #pragma once
 
@@ -11,5 +11,4 @@
 #include <cxmat/transformer/layers.hpp>
 #include <cxmat/transformer/linear.hpp>
 #include <cxmat/transformer/norms.hpp>
-// Positional encodings (sinusoidal, learned) and rotary embeddings:
-// #include <cxmat/transformer/positions.hpp>
+#include <cxmat/transformer/positions.hpp>  // sinusoidal and learned positions (rotary is an attention option)
