@@ -1,6 +1,6 @@
 // The transformer layer: activations, norms, linear maps and feed-forward networks, positional
-// encodings, token embeddings and logits, and the encoder and decoder layers (with their stacks) built on the
-// attention layer, each on matrices and batches, constexpr and at run time.
+// encodings, token embeddings and logits, and the encoder and decoder layers (with their stacks)
+// built on the attention layer, each on matrices and batches, constexpr and at run time.
 #pragma once
 
 // The rules first: a shape error's note then names the shortest include chain.
