@@ -15,4 +15,4 @@ constexpr auto gamma = cxmat::filled<double, 1, 4>(1.0);
 #else
 constexpr auto gamma = cxmat::filled<double, 1, d_model>(1.0);
 #endif
-constexpr auto Y = cxmat::layer_norm(X, gamma, beta, 1e-5);
+inline constexpr auto Y = cxmat::layer_norm(X, gamma, beta, 1e-5);

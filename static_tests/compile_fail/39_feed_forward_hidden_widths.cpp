@@ -18,4 +18,4 @@ constexpr cxmat::matrix<double, d_model, d_model> w2{};
 #else
 constexpr cxmat::matrix<double, d_ff, d_model> w2{};
 #endif
-constexpr auto Y = cxmat::feed_forward<cxmat::activation::relu>(X, w1, b1, w2, b2);
+inline constexpr auto Y = cxmat::feed_forward<cxmat::activation::relu>(X, w1, b1, w2, b2);

@@ -13,4 +13,4 @@ constexpr cxmat::matrix<double, 3, 6> X{};
 #else
 constexpr cxmat::matrix<double, 3, 8> X{};
 #endif
-constexpr auto Y = layer(X, cxmat::causal);
+inline constexpr auto Y = layer(X, cxmat::causal);

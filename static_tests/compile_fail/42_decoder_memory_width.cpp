@@ -14,4 +14,4 @@ constexpr cxmat::matrix<double, 5, 4> memory{};
 #else
 constexpr cxmat::matrix<double, 5, d_model> memory{};
 #endif
-constexpr auto Y = layer(X, memory, cxmat::causal);
+inline constexpr auto Y = layer(X, memory, cxmat::causal);

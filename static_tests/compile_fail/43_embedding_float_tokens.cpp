@@ -10,4 +10,4 @@ constexpr cxmat::matrix<double, 1, 2> tokens{{{2, 0}}};
 #else
 constexpr cxmat::matrix<int, 1, 2> tokens{{{2, 0}}};
 #endif
-constexpr auto E = cxmat::embedding(table, tokens);
+inline constexpr auto E = cxmat::embedding(table, tokens);

@@ -13,4 +13,4 @@ constexpr cxmat::matrix<double, 1, 4> X{{{1, 2, 3, 4}}};
 #else
 constexpr cxmat::matrix<double, 1, d_model> X{{{1, 2}}};
 #endif
-constexpr auto logits = cxmat::logits(X, table);
+inline constexpr auto logits = cxmat::logits(X, table);
