@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""PyTorch's predictions for the held-out sequences of train.py, for sort_digits.cpp to reproduce.
+"""PyTorch's predictions for the held-out sequences of train.py, for sort_digits.cpp to reproduce,
+and its attention weights for one sequence, for attention.cpp.
 
     predictions.py OUT.hpp
 
@@ -31,6 +32,21 @@ def main():
     count = x.shape[0]
     sorted_ok = int((predictions == y).all(dim=1).sum())
 
+    # Each layer's attention weights per head for 31415926 (float32), for attention.cpp.
+    digits = torch.tensor([[3, 1, 4, 1, 5, 9, 2, 6]])
+    with torch.no_grad():
+        h = model.embed(digits) + model.pos
+        weights = []
+        for layer in model.encoder.layers:
+            weights.append(layer.self_attn(h, h, h, need_weights=True, average_attn_weights=False)[1][0])
+            h = layer(h)
+    attention = torch.stack(weights)  # 2 x 4 x 8 x 8
+
+    def nested(values):
+        if isinstance(values, list):
+            return "{" + ", ".join(nested(v) for v in values) + "}"
+        return f"{values!r}F"
+
     def array(name, t):
         rows = ",\n".join("  {" + ", ".join(str(int(v)) for v in row) + "}" for row in t.tolist())
         return f"inline constexpr unsigned char {name}[{count}][8] = {{\n{rows}}};\n"
@@ -40,7 +56,9 @@ def main():
                 "#pragma once\n\n#include <cstddef>\n\n"
                 f"inline constexpr std::size_t held_out_count = {count};\n"
                 f"inline constexpr std::size_t pytorch_fully_sorted = {sorted_ok};\n"
-                + array("held_out_digits", x) + array("pytorch_predictions", predictions))
+                + array("held_out_digits", x) + array("pytorch_predictions", predictions)
+                + "// PyTorch's attention weights of each layer and head for 31415926.\n"
+                + f"inline constexpr float pytorch_attention[2][4][8][8] = {nested(attention.tolist())};\n")
 
 
 if __name__ == "__main__":
