@@ -3,7 +3,7 @@
 
 Layers, bottom first (CONTRIBUTING.md draws them):
   core       extents, matrix, batch, shape rules             (standard library only)
-  math       scalar exp and sqrt                             (standard library only)
+  math       scalar exp, sqrt, log, tanh, erf, sin, cos      (standard library only)
   kernels    array kernels, constant-evaluation and run-time paths (math)
   ops        arithmetic, blocks, softmax, compare            (core, kernels)
   attention  every attention form and its options            (ops and below)

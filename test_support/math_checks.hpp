@@ -1,9 +1,10 @@
-// Checks of cxmat::exp and cxmat::sqrt written as constexpr bool functions, so the same property
+// Checks of cxmat's math functions written as constexpr bool functions, so the same property
 // is asserted at compile time (static_tests/math) and at run time (runtime_tests/math).
 // Expected values come from MPFR (reference_values.hpp) or are exact by definition.
 #pragma once
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -170,6 +171,69 @@ constexpr bool sqrt_special_values(L launder = {}) {
          same_bits(sqrt(lim::infinity()), lim::infinity()) && is_nan(sqrt(lim::quiet_NaN())) &&
          same_bits(sqrt(T{4}), T{2}) && same_bits(sqrt(T{1}), T{1}) &&
          same_bits(sqrt(static_cast<T>(0x1p-148L)), static_cast<T>(0x1p-74L));
+}
+
+// log, tanh, erf, sin and cos against MPFR (reference_values.hpp): double within 1 ulp (the
+// bound of docs/math.md), float correctly rounded. `F` is a callable object taking the argument.
+constexpr double elementary_double_bound = 1.0;
+template <class F, std::size_t N, class L>
+constexpr bool elementary_double_references(const ref_double (&refs)[N], F f, L launder, bool normal_only) {
+  for (const auto& r : refs) {
+    if (normal_only && (r.cr < 0 ? -r.cr : r.cr) < std::numeric_limits<double>::min()) continue;
+    if (!within(f(launder(r.x)), r.cr, r.err, elementary_double_bound)) return false;
+  }
+  return true;
+}
+template <class F, std::size_t N, class L>
+constexpr bool elementary_float_references(const ref_float (&refs)[N], F f, L launder, bool normal_only) {
+  for (const auto& r : refs) {
+    if (normal_only && (r.cr < 0 ? -r.cr : r.cr) < std::numeric_limits<float>::min()) continue;
+    if (!same_bits(f(launder(r.x)), r.cr)) return false;
+  }
+  return true;
+}
+struct call_log {
+  template <class T>
+  constexpr T operator()(T x) const {
+    return cxmat::log(x);
+  }
+};
+struct call_tanh {
+  template <class T>
+  constexpr T operator()(T x) const {
+    return cxmat::tanh(x);
+  }
+};
+struct call_erf {
+  template <class T>
+  constexpr T operator()(T x) const {
+    return cxmat::erf(x);
+  }
+};
+struct call_sin {
+  template <class T>
+  constexpr T operator()(T x) const {
+    return cxmat::sin(x);
+  }
+};
+struct call_cos {
+  template <class T>
+  constexpr T operator()(T x) const {
+    return cxmat::cos(x);
+  }
+};
+template <class L = plain>
+constexpr bool elementary_references(L launder = {}, bool normal_only = false) {
+  return elementary_double_references(log_double_refs, call_log{}, launder, normal_only) &&
+         elementary_float_references(log_float_refs, call_log{}, launder, normal_only) &&
+         elementary_double_references(tanh_double_refs, call_tanh{}, launder, normal_only) &&
+         elementary_float_references(tanh_float_refs, call_tanh{}, launder, normal_only) &&
+         elementary_double_references(erf_double_refs, call_erf{}, launder, normal_only) &&
+         elementary_float_references(erf_float_refs, call_erf{}, launder, normal_only) &&
+         elementary_double_references(sin_double_refs, call_sin{}, launder, normal_only) &&
+         elementary_float_references(sin_float_refs, call_sin{}, launder, normal_only) &&
+         elementary_double_references(cos_double_refs, call_cos{}, launder, normal_only) &&
+         elementary_float_references(cos_float_refs, call_cos{}, launder, normal_only);
 }
 
 // Special values of log, tanh, erf, sin and cos (docs/math.md), for T in {float, double, long

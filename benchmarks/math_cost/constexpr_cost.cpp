@@ -3,6 +3,9 @@
 //   0 exp(double), softmax-like arguments in [-20, 0]   1 exp(float), same arguments
 //   2 exp(double) over [-700, 700] (a quarter on the |x| >= 512 path)
 //   3 sqrt(double)   4 softmax element: exp(x - max) summed   5 nothing (loop overhead)
+//   6 log(double), x in [1, 1000]   7 tanh(double), x in [-5, 5]   8 erf(double), x in [-5, 5]
+//   9 sin(double), x in [-100, 100]   10 cos(double), same   11 sin(double), x in [1e20, 2e20]
+//   (Payne-Hanek)   12 erf(float), x in [-5, 5]   13 sin(float), x in [-100, 100]
 #include "cxmat/math.hpp"
 
 #ifndef CXMAT_COST_CALLS
@@ -16,8 +19,20 @@ namespace {
 
 constexpr double run(int n) {
   double sum = 0;
-  double x = CXMAT_COST_KIND == 2 ? -700.0 : -20.0;
-  const double step = CXMAT_COST_KIND == 2 ? 1400.0 / (n + 1) : 20.0 / (n + 1);
+  constexpr double lo = CXMAT_COST_KIND == 2                                                     ? -700.0
+                        : CXMAT_COST_KIND == 6                                                   ? 1.0
+                        : CXMAT_COST_KIND == 7 || CXMAT_COST_KIND == 8 || CXMAT_COST_KIND == 12  ? -5.0
+                        : CXMAT_COST_KIND == 9 || CXMAT_COST_KIND == 10 || CXMAT_COST_KIND == 13 ? -100.0
+                        : CXMAT_COST_KIND == 11                                                  ? 1e20
+                                                                                                 : -20.0;
+  constexpr double width = CXMAT_COST_KIND == 2                                                     ? 1400.0
+                           : CXMAT_COST_KIND == 6                                                   ? 999.0
+                           : CXMAT_COST_KIND == 7 || CXMAT_COST_KIND == 8 || CXMAT_COST_KIND == 12  ? 10.0
+                           : CXMAT_COST_KIND == 9 || CXMAT_COST_KIND == 10 || CXMAT_COST_KIND == 13 ? 200.0
+                           : CXMAT_COST_KIND == 11                                                  ? 1e20
+                                                                                                    : 20.0;
+  double x = lo;
+  const double step = width / (n + 1);
   const double max = 0.5;
   for (int i = 0; i < n; ++i) {
 #if CXMAT_COST_KIND == 0 || CXMAT_COST_KIND == 2
@@ -28,6 +43,20 @@ constexpr double run(int n) {
     sum += cxmat::sqrt(x + 21.0);
 #elif CXMAT_COST_KIND == 4
     sum += cxmat::exp(x - max);
+#elif CXMAT_COST_KIND == 6
+    sum += cxmat::log(x);
+#elif CXMAT_COST_KIND == 7
+    sum += cxmat::tanh(x);
+#elif CXMAT_COST_KIND == 8
+    sum += cxmat::erf(x);
+#elif CXMAT_COST_KIND == 9 || CXMAT_COST_KIND == 11
+    sum += cxmat::sin(x);
+#elif CXMAT_COST_KIND == 10
+    sum += cxmat::cos(x);
+#elif CXMAT_COST_KIND == 12
+    sum += static_cast<double>(cxmat::erf(static_cast<float>(x)));
+#elif CXMAT_COST_KIND == 13
+    sum += static_cast<double>(cxmat::sin(static_cast<float>(x)));
 #else
     sum += x;
 #endif

@@ -267,4 +267,5 @@ TEST_CASE("exp and sqrt agree with MPFR reference values at run time", "[math]")
   CHECK(sqrt_double_references(opaque{}, normal_only));
   CHECK(sqrt_float_references(opaque{}, normal_only));
   CHECK(sqrt_long_references(opaque{}, normal_only));
+  CHECK(elementary_references(opaque{}, normal_only));
 }

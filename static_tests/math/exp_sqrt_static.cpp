@@ -54,6 +54,7 @@ static_assert(erf_special_values<float>() && erf_special_values<double>() && erf
 static_assert(sin_cos_special_values<float>() && sin_cos_special_values<double>() &&
               sin_cos_special_values<long double>());
 static_assert(new_function_values());
+static_assert(elementary_references());
 static_assert(std::is_same_v<decltype(cxmat::log(1.0f)), float> &&
               std::is_same_v<decltype(cxmat::tanh(1.0L)), long double> &&
               std::is_same_v<decltype(cxmat::erf(1)), double> && std::is_same_v<decltype(cxmat::sin(1u)), double> &&

@@ -47,8 +47,11 @@ CXMAT_DETAIL_IEEE_FN constexpr dd erf_positive(double ax) noexcept {
                     erf_taylor0[2]),
                 erf_taylor0[1]),
             erf_taylor0[0]);
-    const dd a = two_prod(erf_two_over_sqrt_pi_hi, ax);
-    return fast_two_sum(a.hi, a.lo + CXMAT_DETAIL_MAD(erf_two_over_sqrt_pi_lo, ax, ax * z * p));
+    const double a = erf_two_over_sqrt_pi_hi * ax,
+                 t = CXMAT_DETAIL_TWO_PROD_LO(erf_two_over_sqrt_pi_hi, ax, a) +
+                     CXMAT_DETAIL_MAD(erf_two_over_sqrt_pi_lo, ax, ax * z * p),
+                 v = a + t;
+    return {v, CXMAT_DETAIL_FAST_TWO_SUM_LO(a, t, v)};
   }
   const auto i = static_cast<std::size_t>(ax * 8);  // 1 <= i <= 51
   const double* c = erf_cells[i - 1];
@@ -79,8 +82,11 @@ CXMAT_DETAIL_IEEE_FN constexpr dd erf_positive(double ax) noexcept {
                   c[6]),
               c[5]),
           c[4]);
-  const dd m = two_prod(c[2], h), s = two_sum(c[0], m.hi);
-  return fast_two_sum(s.hi, (s.lo + m.lo) + (c[1] + CXMAT_DETAIL_MAD(c[3], h, h * h * p)));
+  const double m = c[2] * h, sum = c[0] + m,
+               t = (CXMAT_DETAIL_TWO_SUM_LO(c[0], m, sum) + CXMAT_DETAIL_TWO_PROD_LO(c[2], h, m)) +
+                   (c[1] + CXMAT_DETAIL_MAD(c[3], h, h * h * p)),
+               v = sum + t;
+  return {v, CXMAT_DETAIL_FAST_TWO_SUM_LO(sum, t, v)};
 }
 
 // erf x = A x for |x| < 2^-900, computed 2^100 larger (GCC does not fold a fused multiply-add

@@ -39,19 +39,21 @@ constexpr T log_of_negative() noexcept {
 CXMAT_DETAIL_IEEE_FN constexpr dd log_kernel(int e, double m_hi, double m_lo) noexcept {
   CXMAT_DETAIL_STRICT_FP
   const int j = static_cast<int>(m_hi * 64 + 0.5);
-  const double c = j * 0x1p-6, d_hi = m_hi - c;  // exact: |m - c| <= 2^-7 and both multiples of 2^-53
-  const dd d = two_sum(d_hi, m_lo), den0 = two_sum(m_hi, c);
-  const double den_lo = den0.lo + m_lo, u = d.hi / den0.hi;
-  const dd pu = two_prod(u, den0.hi);
-  // u_lo = (m - c - u (m + c)) / (m + c): the remainder d - u den, with d.hi - pu.hi exact.
-  const double u_lo = CXMAT_DETAIL_MAD(-u, den_lo, ((d.hi - pu.hi) - pu.lo) + d.lo) / den0.hi, v = u * u,
+  const double c = j * 0x1p-6, d_hi = m_hi - c,  // exact: |m - c| <= 2^-7 and both multiples of 2^-53
+      d = d_hi + m_lo, d_lo = CXMAT_DETAIL_TWO_SUM_LO(d_hi, m_lo, d), den = m_hi + c,
+               den_lo = CXMAT_DETAIL_TWO_SUM_LO(m_hi, c, den) + m_lo, u = d / den, pu = u * den,
+               pu_lo = CXMAT_DETAIL_TWO_PROD_LO(u, den, pu),
+               // u_lo = (m - c - u (m + c)) / (m + c): the remainder d - u den, with d - pu exact.
+      u_lo = CXMAT_DETAIL_MAD(-u, den_lo, ((d - pu) - pu_lo) + d_lo) / den, v = u * u,
                series = v * CXMAT_DETAIL_MAD(
                                 v, CXMAT_DETAIL_MAD(v, CXMAT_DETAIL_MAD(v, log_atanh[3], log_atanh[2]), log_atanh[1]),
                                 log_atanh[0]),
-               ed = e;
-  const dd s1 = two_sum(ed * log_ln2_hi, log_c_hi[j - 45]), s2 = two_sum(s1.hi, 2 * u);
-  const double lo = CXMAT_DETAIL_MAD(ed, log_ln2_lo, log_c_lo[j - 45]) + CXMAT_DETAIL_MAD(u, series, 2 * u_lo);
-  return fast_two_sum(s2.hi, (s1.lo + s2.lo) + lo);
+               ed = e, e_hi = ed * log_ln2_hi, s1 = e_hi + log_c_hi[j - 45],
+               s1_lo = CXMAT_DETAIL_TWO_SUM_LO(e_hi, log_c_hi[j - 45], s1), u2 = 2 * u, s2 = s1 + u2,
+               s2_lo = CXMAT_DETAIL_TWO_SUM_LO(s1, u2, s2),
+               lo = CXMAT_DETAIL_MAD(ed, log_ln2_lo, log_c_lo[j - 45]) + CXMAT_DETAIL_MAD(u, series, 2 * u_lo),
+               t = (s1_lo + s2_lo) + lo, r = s2 + t;
+  return {r, CXMAT_DETAIL_FAST_TWO_SUM_LO(s2, t, r)};
 }
 
 // log of a positive finite non-zero double as a double-double.

@@ -36,8 +36,10 @@ struct trig_reduced {
 // (exact) is given as a_hi + a_lo.
 CXMAT_DETAIL_IEEE_FN constexpr dd trig_reduce_rest(double fn, double a_hi, double a_lo) noexcept {
   CXMAT_DETAIL_STRICT_FP
-  const dd s1 = two_sum(a_hi, -(fn * trig_pio2_2)), s2 = two_sum(s1.hi, -(fn * trig_pio2_3));
-  return fast_two_sum(s2.hi, CXMAT_DETAIL_MAD(-fn, trig_pio2_3t, (s1.lo + s2.lo) + a_lo));
+  const double b1 = -(fn * trig_pio2_2), s1 = a_hi + b1, s1_lo = CXMAT_DETAIL_TWO_SUM_LO(a_hi, b1, s1),
+               b2 = -(fn * trig_pio2_3), s2 = s1 + b2, s2_lo = CXMAT_DETAIL_TWO_SUM_LO(s1, b2, s2),
+               tail = CXMAT_DETAIL_MAD(-fn, trig_pio2_3t, (s1_lo + s2_lo) + a_lo), r = s2 + tail;
+  return {r, CXMAT_DETAIL_FAST_TWO_SUM_LO(s2, tail, r)};
 }
 
 // Payne-Hanek: |x| = m 2^e with m < 2^64 an integer and e >= -61.
@@ -125,29 +127,29 @@ CXMAT_DETAIL_IEEE_FN constexpr trig_reduced trig_reduce(double ax) noexcept {
 // once with an error of about 2^-60 before that.
 CXMAT_DETAIL_IEEE_FN constexpr dd sin_kernel(dd r) noexcept {
   CXMAT_DETAIL_STRICT_FP
-  const double h = r.hi;
-  const dd s = two_prod(h, h), hs = two_prod(h, s.hi), c = two_prod(hs.hi, sin_taylor[0]);
-  const double p = CXMAT_DETAIL_MAD(
-                   s.hi,
+  const double h = r.hi, s = h * h, s_lo = CXMAT_DETAIL_TWO_PROD_LO(h, h, s), hs = h * s,
+               hs_lo = CXMAT_DETAIL_TWO_PROD_LO(h, s, hs), c = hs * sin_taylor[0],
+               c_lo = CXMAT_DETAIL_TWO_PROD_LO(hs, sin_taylor[0], c),
+               p = CXMAT_DETAIL_MAD(
+                   s,
                    CXMAT_DETAIL_MAD(
-                       s.hi,
+                       s,
                        CXMAT_DETAIL_MAD(
-                           s.hi,
-                           CXMAT_DETAIL_MAD(s.hi,
-                                            CXMAT_DETAIL_MAD(s.hi, CXMAT_DETAIL_MAD(s.hi, sin_taylor[7], sin_taylor[6]),
-                                                             sin_taylor[5]),
-                                            sin_taylor[4]),
+                           s,
+                           CXMAT_DETAIL_MAD(
+                               s, CXMAT_DETAIL_MAD(s, CXMAT_DETAIL_MAD(s, sin_taylor[7], sin_taylor[6]), sin_taylor[5]),
+                               sin_taylor[4]),
                            sin_taylor[3]),
                        sin_taylor[2]),
                    sin_taylor[1]),
-               // h^3 = hs.hi + hs.lo + h s.lo (to first order), times -1/6 = sin_taylor[0] + sin_taylor_lo.
-      // Every product feeding a sum is a multiply-add (GCC would otherwise contract some).
+               // h^3 = hs + hs_lo + h s_lo (to first order), times -1/6 = sin_taylor[0] + sin_taylor_lo;
+               // every product feeding a sum is a multiply-add (GCC would otherwise contract some).
       tail =
-          CXMAT_DETAIL_MAD(r.lo, CXMAT_DETAIL_MAD(s.hi, CXMAT_DETAIL_MAD(s.hi, cos_taylor[0], -0.5), 1.0),  // l cos h
-                           CXMAT_DETAIL_MAD(hs.hi, CXMAT_DETAIL_MAD(s.hi, p, sin_taylor_lo),
-                                            CXMAT_DETAIL_MAD(CXMAT_DETAIL_MAD(h, s.lo, hs.lo), sin_taylor[0], c.lo)));
-  const dd t = fast_two_sum(h, c.hi);
-  return fast_two_sum(t.hi, t.lo + tail);
+          CXMAT_DETAIL_MAD(r.lo, CXMAT_DETAIL_MAD(s, CXMAT_DETAIL_MAD(s, cos_taylor[0], -0.5), 1.0),  // l cos h
+                           CXMAT_DETAIL_MAD(hs, CXMAT_DETAIL_MAD(s, p, sin_taylor_lo),
+                                            CXMAT_DETAIL_MAD(CXMAT_DETAIL_MAD(h, s_lo, hs_lo), sin_taylor[0], c_lo))),
+               t = h + c, u = CXMAT_DETAIL_FAST_TWO_SUM_LO(h, c, t) + tail, v = t + u;
+  return {v, CXMAT_DETAIL_FAST_TWO_SUM_LO(t, u, v)};
 }
 
 // cos(r.hi + r.lo) = cos(h) - l sin(h), |r| <= pi/4 + a little: 1 - s/2 + s^2/24 + s^3 p(s)
@@ -155,27 +157,28 @@ CXMAT_DETAIL_IEEE_FN constexpr dd sin_kernel(dd r) noexcept {
 // result is rounded once with an error of about 2^-60 before that.
 CXMAT_DETAIL_IEEE_FN constexpr dd cos_kernel(dd r) noexcept {
   CXMAT_DETAIL_STRICT_FP
-  const dd s = two_prod(r.hi, r.hi), s2 = two_prod(s.hi, s.hi), c = two_prod(s2.hi, cos_taylor[0]);
-  const double hz = 0.5 * s.hi, w = 1.0 - hz, tmp = (1.0 - w) - hz,  // w + tmp = 1 - s.hi/2 exactly
+  const double h = r.hi, s = h * h, s_lo = CXMAT_DETAIL_TWO_PROD_LO(h, h, s), s2 = s * s,
+               s2_lo = CXMAT_DETAIL_TWO_PROD_LO(s, s, s2), c = s2 * cos_taylor[0],
+               c_lo = CXMAT_DETAIL_TWO_PROD_LO(s2, cos_taylor[0], c), hz = 0.5 * s, w = 1.0 - hz,
+               tmp = (1.0 - w) - hz,  // w + tmp = 1 - s/2 exactly
       p = CXMAT_DETAIL_MAD(
-          s.hi,
+          s,
           CXMAT_DETAIL_MAD(
-              s.hi,
+              s,
               CXMAT_DETAIL_MAD(
-                  s.hi,
+                  s,
                   CXMAT_DETAIL_MAD(
-                      s.hi, CXMAT_DETAIL_MAD(s.hi, CXMAT_DETAIL_MAD(s.hi, cos_taylor[7], cos_taylor[6]), cos_taylor[5]),
+                      s, CXMAT_DETAIL_MAD(s, CXMAT_DETAIL_MAD(s, cos_taylor[7], cos_taylor[6]), cos_taylor[5]),
                       cos_taylor[4]),
                   cos_taylor[3]),
               cos_taylor[2]),
           cos_taylor[1]),
-               // s^2 = s2.hi + s2.lo + 2 s.hi s.lo (to first order), times 1/24 = cos_taylor[0] + cos_taylor_lo.
-      tail =
-          CXMAT_DETAIL_MAD(s2.hi, CXMAT_DETAIL_MAD(s.hi, p, cos_taylor_lo),
-                           CXMAT_DETAIL_MAD(CXMAT_DETAIL_MAD(2 * s.hi, s.lo, s2.lo), cos_taylor[0], c.lo)) +
-          (tmp + CXMAT_DETAIL_MAD(-r.hi * r.lo, CXMAT_DETAIL_MAD(s.hi, sin_taylor[0], 1.0), -0.5 * s.lo));  // - l sin h
-  const dd t = fast_two_sum(w, c.hi);
-  return fast_two_sum(t.hi, t.lo + tail);
+               // s^2 = s2 + s2_lo + 2 s s_lo (to first order), times 1/24 = cos_taylor[0] + cos_taylor_lo.
+      tail = CXMAT_DETAIL_MAD(s2, CXMAT_DETAIL_MAD(s, p, cos_taylor_lo),
+                              CXMAT_DETAIL_MAD(CXMAT_DETAIL_MAD(2 * s, s_lo, s2_lo), cos_taylor[0], c_lo)) +
+             (tmp + CXMAT_DETAIL_MAD(-h * r.lo, CXMAT_DETAIL_MAD(s, sin_taylor[0], 1.0), -0.5 * s_lo)),  // - l sin h
+      t = w + c, u = CXMAT_DETAIL_FAST_TWO_SUM_LO(w, c, t) + tail, v = t + u;
+  return {v, CXMAT_DETAIL_FAST_TWO_SUM_LO(t, u, v)};
 }
 
 // sin (cosine = false) or cos of q pi/2 + r.

@@ -26,14 +26,15 @@ CXMAT_DETAIL_DIAG_PUSH
 namespace cxmat {
 namespace detail {
 
-// tanh of 0 < ax < 23 as a double-double.
+// tanh of 0 < ax < 23 as a double-double. One declaration statement (Clang's constexpr step
+// counter counts statements): the double-double pieces are the expression macros of
+// double_double.hpp, each x_lo the low part of x.
 CXMAT_DETAIL_IEEE_FN constexpr dd tanh_positive(double ax) noexcept {
   CXMAT_DETAIL_STRICT_FP
-  const double y = 2 * ax;
-  const std::int64_t k = static_cast<std::int64_t>(CXMAT_DETAIL_MAD(y, exp_inv_ln2_n, 0.5));
-  const double kd = static_cast<double>(k), a = CXMAT_DETAIL_MAD(kd, exp_neg_ln2_hi_n, y);  // exact
-  const dd pl = two_prod(kd, exp_neg_ln2_lo_n), rs = two_sum(a, pl.hi);
-  const double r = rs.hi, r_lo = rs.lo + pl.lo,
+  const double y = 2 * ax, kd = static_cast<double>(static_cast<std::int64_t>(CXMAT_DETAIL_MAD(y, exp_inv_ln2_n, 0.5))),
+               a = CXMAT_DETAIL_MAD(kd, exp_neg_ln2_hi_n, y),  // exact
+      pl = kd * exp_neg_ln2_lo_n, pl_lo = CXMAT_DETAIL_TWO_PROD_LO(kd, exp_neg_ln2_lo_n, pl), r = a + pl,
+               r_lo = CXMAT_DETAIL_TWO_SUM_LO(a, pl, r) + pl_lo,
                q = CXMAT_DETAIL_MAD(
                    r,
                    CXMAT_DETAIL_MAD(
@@ -44,22 +45,23 @@ CXMAT_DETAIL_IEEE_FN constexpr dd tanh_positive(double ax) noexcept {
                            expm1_taylor[2]),
                        expm1_taylor[1]),
                    expm1_taylor[0]),
-               u = CXMAT_DETAIL_MAD(r * r, q, r_lo);  // e^r - 1 = r + u
-  const auto j = static_cast<std::size_t>(k & 127);
-  // S = 2^(k/128) rounded (exactly the table entry times a power of two), tau its relative
-  // error: E = S (1 + tau) (1 + r + u) = S + S r + S w.
-  const double s = std::bit_cast<double>(std::bit_cast<std::uint64_t>(exp2_hi[j]) +
-                                         (static_cast<std::uint64_t>(k >> 7) << 52)),
-               tau = exp2_tail[j], w = u + CXMAT_DETAIL_MAD(tau, r, tau);
-  const dd sr = two_prod(s, r), dm = two_sum(s, -1.0), dp = two_sum(s, 1.0), nm = two_sum(dm.hi, sr.hi),
-           np = two_sum(dp.hi, sr.hi);
-  const double tail = CXMAT_DETAIL_MAD(s, w, sr.lo);
-  const dd num = fast_two_sum(nm.hi, (nm.lo + dm.lo) + tail), den = fast_two_sum(np.hi, (np.lo + dp.lo) + tail);
-  // num / den: q0 and the remainder num - q0 den, exact in its leading part.
-  const double q0 = num.hi / den.hi;
-  const dd pq = two_prod(q0, den.hi);
-  const double rem = CXMAT_DETAIL_MAD(-q0, den.lo, ((num.hi - pq.hi) - pq.lo) + num.lo);
-  return fast_two_sum(q0, rem / den.hi);
+               u = CXMAT_DETAIL_MAD(r * r, q, r_lo),  // e^r - 1 = r + u
+      // S = 2^(k/128) rounded (exactly the table entry times a power of two), tau its relative
+      // error: E = S (1 + tau) (1 + r + u) = S + S r + S w.
+      s = std::bit_cast<double>(std::bit_cast<std::uint64_t>(exp2_hi[static_cast<std::uint64_t>(kd) & 127]) +
+                                (static_cast<std::uint64_t>(kd) >> 7 << 52)),
+               tau = exp2_tail[static_cast<std::uint64_t>(kd) & 127], w = u + CXMAT_DETAIL_MAD(tau, r, tau), sr = s * r,
+               sr_lo = CXMAT_DETAIL_TWO_PROD_LO(s, r, sr), dm = s + -1.0, dm_lo = CXMAT_DETAIL_TWO_SUM_LO(s, -1.0, dm),
+               dp = s + 1.0, dp_lo = CXMAT_DETAIL_TWO_SUM_LO(s, 1.0, dp), nm = dm + sr,
+               nm_lo = CXMAT_DETAIL_TWO_SUM_LO(dm, sr, nm), np = dp + sr, np_lo = CXMAT_DETAIL_TWO_SUM_LO(dp, sr, np),
+               tail = CXMAT_DETAIL_MAD(s, w, sr_lo),
+               // num = E - 1, den = E + 1 (double-doubles), then num / den: q0 and the remainder
+               // num - q0 den, exact in its leading part.
+      num_t = (nm_lo + dm_lo) + tail, num = nm + num_t, num_lo = CXMAT_DETAIL_FAST_TWO_SUM_LO(nm, num_t, num),
+               den_t = (np_lo + dp_lo) + tail, den = np + den_t, den_lo = CXMAT_DETAIL_FAST_TWO_SUM_LO(np, den_t, den),
+               q0 = num / den, pq = q0 * den, pq_lo = CXMAT_DETAIL_TWO_PROD_LO(q0, den, pq),
+               corr = CXMAT_DETAIL_MAD(-q0, den_lo, ((num - pq) - pq_lo) + num_lo) / den, t = q0 + corr;
+  return {t, CXMAT_DETAIL_FAST_TWO_SUM_LO(q0, corr, t)};
 }
 
 // x87 long double, 2^-33 <= |x| < 23: tanh(hi + lo) = tanh(hi) + (1 - tanh(hi)^2) lo.

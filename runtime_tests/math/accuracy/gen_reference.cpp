@@ -1,5 +1,6 @@
-// Generator of test_support/reference_values.hpp: inputs with their correctly rounded exp
-// and sqrt from MPFR, for the static and runtime tests (which cannot call MPFR themselves).
+// Generator of test_support/reference_values.hpp: inputs with their correctly rounded exp,
+// sqrt, log, tanh, erf, sin and cos from MPFR, for the static and runtime tests (which cannot
+// call MPFR themselves).
 // CTest entry math.reference_generator regenerates the header and fails on any difference.
 #include <mpfr.h>
 
@@ -8,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace {
@@ -30,20 +32,36 @@ constexpr fmt f_float{24, -148, 128, -149};
 constexpr fmt f_double{53, -1073, 1024, -1074};
 constexpr fmt f_long{64, -16444, 16384, -16445};
 
-enum class fn { exp, sqrt };
+enum class fn { exp, sqrt, log, tanh, erf, sin, cos };
+
+int eval(fn which, mpfr_t out, const mpfr_t x) {
+  switch (which) {
+    case fn::exp:
+      return mpfr_exp(out, x, MPFR_RNDN);
+    case fn::sqrt:
+      return mpfr_sqrt(out, x, MPFR_RNDN);
+    case fn::log:
+      return mpfr_log(out, x, MPFR_RNDN);
+    case fn::tanh:
+      return mpfr_tanh(out, x, MPFR_RNDN);
+    case fn::erf:
+      return mpfr_erf(out, x, MPFR_RNDN);
+    case fn::sin:
+      return mpfr_sin(out, x, MPFR_RNDN);
+    default:
+      return mpfr_cos(out, x, MPFR_RNDN);
+  }
+}
 
 // Correctly rounded f(x) in format `f` and its signed error (cr - exact) in ulps of cr.
 void reference(fn which, const mpfr_t x, fmt f, mpfr_t cr, double& err_ulps) {
   mpfr_t exact;
   mpfr_init2(exact, 200);
-  if (which == fn::exp)
-    mpfr_exp(exact, x, MPFR_RNDN);
-  else
-    mpfr_sqrt(exact, x, MPFR_RNDN);
+  eval(which, exact, x);
   const mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
   mpfr_set_emin(f.emin);
   mpfr_set_emax(f.emax);
-  const int t = which == fn::exp ? mpfr_exp(cr, x, MPFR_RNDN) : mpfr_sqrt(cr, x, MPFR_RNDN);
+  const int t = eval(which, cr, x);
   mpfr_subnormalize(cr, t, MPFR_RNDN);
   mpfr_set_emin(emin);
   mpfr_set_emax(emax);
@@ -167,6 +185,50 @@ int main() {
   std::vector<double> sl = {2.0, 3.0, 0.5, 1e300, 1e-300, 0x1p-1074};
   for (int i = 0; i < 16; ++i) sl.push_back(std::bit_cast<double>(next() >> 2 | 0x10000000000000u));
   emit_long("sqrt_long_refs", fn::sqrt, sl);
+
+  // log, tanh, erf, sin, cos: fixed arguments (special regions) and random ones, double and
+  // float.
+  struct elementary {
+    const char* name;
+    fn which;
+    std::vector<double> fixed;
+    double lo, hi;
+  };
+  const std::vector<elementary> fns = {
+      {"log",
+       fn::log,
+       {2.0, 0.5, 10.0, 0x1.0000000000001p+0, 0x1.fffffffffffffp-1, 1e-310, 1e300, 0x1p-1074, 0x1.fffffffffffffp+1023,
+        1.40625, 0.703125},
+       0.001,
+       1000.0},
+      {"tanh", fn::tanh, {0.5, -0.5, 1e-8, 0x1p-27, 0.25, 0.55, 1.0, 3.0, 10.0, 19.0, 19.5, -7.25}, -8.0, 8.0},
+      {"erf", fn::erf, {0.5, -0.5, 1e-8, 0.125, 0.1249999, 1.0, 2.0, 3.5, 5.9, 6.4, 1e-300, -4.75}, -6.5, 6.5},
+      {"sin",
+       fn::sin,
+       {1.0, -1.0, 3.0, 1e6, 1e22, 1e300, 0x1.fffffffffffffp+1023, 6381956970095103.0 * 0x1p797, 0x1.921fb54442d18p+0,
+        0x1.921fb54442d18p+1, 0x1p20, 0x1.fffffffffffffp+19},
+       -100.0,
+       100.0},
+      {"cos",
+       fn::cos,
+       {1.0, -1.0, 3.0, 1e6, 1e22, 1e300, 0x1.fffffffffffffp+1023, 6381956970095103.0 * 0x1p797, 0x1.921fb54442d18p+0,
+        0x1.921fb54442d18p+1, 0x1p20, 0x1.fffffffffffffp+19},
+       -100.0,
+       100.0},
+  };
+  for (const auto& f : fns) {
+    std::vector<double> d = f.fixed;
+    for (int i = 0; i < 20; ++i) d.push_back(uniform(f.lo, f.hi));
+    std::string name = std::string(f.name) + "_double_refs";
+    emit_double(name.c_str(), f.which, d);
+    std::vector<float> fl;
+    for (double v : f.fixed) {
+      if (std::fabs(v) < 3e38 && (std::fabs(v) > 1e-37 || v == 0)) fl.push_back(static_cast<float>(v));
+    }
+    for (int i = 0; i < 12; ++i) fl.push_back(static_cast<float>(uniform(f.lo, f.hi)));
+    name = std::string(f.name) + "_float_refs";
+    emit_float(name.c_str(), f.which, fl);
+  }
 
   std::printf("}  // namespace cxmat_test\n");
   mpfr_free_cache();

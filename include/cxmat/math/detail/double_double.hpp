@@ -19,6 +19,23 @@
 #define CXMAT_DETAIL_MAD(a, b, c) ((a) * (b) + (c))
 #endif
 
+// The low parts of exact sums and products as expression macros (a, b: plain variables or
+// constants; s = a + b or p = a * b already computed), so that a kernel can stay one declaration
+// statement for Clang's step counter. The functions below are written with them.
+#define CXMAT_DETAIL_TWO_SUM_LO(a, b, s) (((a) - ((s) - ((s) - (a)))) + ((b) - ((s) - (a))))
+#define CXMAT_DETAIL_FAST_TWO_SUM_LO(a, b, s) ((b) - ((s) - (a)))
+#if CXMAT_DETAIL_EXPLICIT_FMA
+#define CXMAT_DETAIL_TWO_PROD_LO(a, b, p) __builtin_fma((a), (b), -(p))
+#else
+// Veltkamp's split (the high 26 bits of a) and Dekker's exact product.
+#define CXMAT_DETAIL_SPLIT_HI(a) (0x1.0000002p27 * (a) - (0x1.0000002p27 * (a) - (a)))
+#define CXMAT_DETAIL_TWO_PROD_LO(a, b, p)                          \
+  ((((CXMAT_DETAIL_SPLIT_HI(a) * CXMAT_DETAIL_SPLIT_HI(b) - (p)) + \
+     CXMAT_DETAIL_SPLIT_HI(a) * ((b)-CXMAT_DETAIL_SPLIT_HI(b))) +  \
+    ((a)-CXMAT_DETAIL_SPLIT_HI(a)) * CXMAT_DETAIL_SPLIT_HI(b)) +   \
+   ((a)-CXMAT_DETAIL_SPLIT_HI(a)) * ((b)-CXMAT_DETAIL_SPLIT_HI(b)))
+#endif
+
 namespace cxmat::detail {
 
 // hi + lo with |lo| <= ulp(hi) / 2: a value carried to about 106 bits.
@@ -30,15 +47,15 @@ struct dd {
 // a + b = s + e exactly (Knuth).
 CXMAT_DETAIL_IEEE_FN constexpr dd two_sum(double a, double b) noexcept {
   CXMAT_DETAIL_STRICT_FP
-  const double s = a + b, bb = s - a;
-  return {s, (a - (s - bb)) + (b - bb)};
+  const double s = a + b;
+  return {s, CXMAT_DETAIL_TWO_SUM_LO(a, b, s)};
 }
 
 // a + b = s + e exactly, given |a| >= |b| or a == 0 (Dekker).
 CXMAT_DETAIL_IEEE_FN constexpr dd fast_two_sum(double a, double b) noexcept {
   CXMAT_DETAIL_STRICT_FP
   const double s = a + b;
-  return {s, b - (s - a)};
+  return {s, CXMAT_DETAIL_FAST_TWO_SUM_LO(a, b, s)};
 }
 
 // a * b = p + e exactly (no overflow or underflow in the callers' ranges): by one fused
@@ -47,13 +64,7 @@ CXMAT_DETAIL_IEEE_FN constexpr dd fast_two_sum(double a, double b) noexcept {
 CXMAT_DETAIL_IEEE_FN constexpr dd two_prod(double a, double b) noexcept {
   CXMAT_DETAIL_STRICT_FP
   const double p = a * b;
-#if CXMAT_DETAIL_EXPLICIT_FMA
-  return {p, __builtin_fma(a, b, -p)};
-#else
-  const double ca = 0x1.0000002p27 * a, ah = ca - (ca - a), al = a - ah, cb = 0x1.0000002p27 * b, bh = cb - (cb - b),
-               bl = b - bh;
-  return {p, (((ah * bh - p) + ah * bl) + al * bh) + al * bl};
-#endif
+  return {p, CXMAT_DETAIL_TWO_PROD_LO(a, b, p)};
 }
 
 // hi + lo rounded once to float: hi is moved to its odd neighbour towards lo when lo is not
