@@ -1,10 +1,13 @@
-// The firmware's int8 self-attention layer (examples/embedded/layers_q8.hpp: n = 8, d_model = 16,
-// H = 2, W_o) computed by CMSIS-NN's kernels instead of cxmat's, with the same parameters:
+// An int8 self-attention layer of cxmat (the firmware's, examples/embedded/layers_q8.hpp: n = 8,
+// d_model = 16, H = 2, W_o; or the larger one below: n = 32, d_model = 64, H = 4) computed by
+// CMSIS-NN's kernels instead of cxmat's, with the same parameters:
 // arm_fully_connected_s8 for the four projections, arm_batch_matmul_s8 for Q_h·K_hᵀ and P_h·V_h,
 // arm_softmax_s8 for each head's scores, and the glue a TFLite Micro graph has between them (each
 // head's columns copied out, V_h transposed, the heads copied back side by side). Built into the
-// firmware as its external layer (CXMAT_EMBEDDED_STEP 7) for the benchmark only; its name is the
-// cxmat layer's, so the firmware check compares its bytes with cxmat's.
+// firmware as its external layer (CXMAT_EMBEDDED_STEP 7) for the benchmark only:
+// CXMAT_BENCH_LAYER picks the layer (small or large), CXMAT_BENCH_CMSIS the implementation. The
+// small layer keeps the cxmat layer's name, so the firmware check compares its bytes with cxmat's
+// host result; compare.cmake compares the two images of each layer byte for byte.
 #pragma once
 
 #include <cstddef>
@@ -18,14 +21,49 @@ extern "C" {
 
 namespace layers {
 
-struct external {
-  static constexpr const char* name = "q8_self_attention";
-  using input = q8_self_attention::input;
-  using output = q8_self_attention::output;
-  static constexpr input make_input() noexcept { return q8_self_attention::make_input(); }
+#if CXMAT_BENCH_LAYER == 1
+/// The larger layer: n = 32, d_model = 64, H = 4, W_o, weights hashed in [-1/8, 1/8), calibrated in
+/// the compiler on two frames other than the one it runs on.
+constexpr cxmat::matrix<double, 64, 64> large_weight(std::uint32_t seed) noexcept {
+  auto w = in_double(hashed_input<cxmat::matrix<float, 64, 64>>(seed));
+  for (std::size_t i = 0; i < 64; ++i) {
+    for (std::size_t j = 0; j < 64; ++j) w(i, j) *= 0.125;
+  }
+  return w;
+}
+constexpr auto large_calibration() noexcept {
+  cxmat::batch<double, 2, 32, 64> xs{};
+  for (std::uint32_t b = 0; b < 2; ++b) xs[b] = in_double(hashed_input<cxmat::matrix<float, 32, 64>>(31 + b));
+  return cxmat::q8::calibrate<4>(xs, large_weight(21), large_weight(22), large_weight(23), large_weight(24));
+}
+struct q8_large {
+  static constexpr const char* name = "q8_large";
+  static constexpr std::size_t n = 32, dm = 64, h = 4;
+  using input = cxmat::matrix<std::int8_t, n, dm>;
+  using output = cxmat::matrix<std::int8_t, n, dm>;
+  static constexpr auto cal = large_calibration();
+  static constexpr auto layer = cal.layer;
+  static constexpr input make_input() noexcept {
+    return cxmat::q8::quantize(in_double(hashed_input<cxmat::matrix<float, n, dm>>(1)), cal.input);
+  }
+  static output run(const input& x) noexcept { return cxmat::q8::multi_head_attention(x, layer); }
+};
+#endif
 
-  static constexpr std::size_t n = model::tokens, dm = model::width, h = model::heads, dk = dm / h;
-  static constexpr const auto& l = q8_self_attention::layer;
+/// The small layer's shapes, for the CMSIS-NN version.
+struct q8_small : q8_self_attention {
+  static constexpr std::size_t n = model::tokens, dm = model::width, h = model::heads;
+};
+
+template <class Source>
+struct cmsis_layer {
+  static constexpr const char* name = Source::name;
+  using input = typename Source::input;
+  using output = typename Source::output;
+  static constexpr input make_input() noexcept { return Source::make_input(); }
+
+  static constexpr std::size_t n = Source::n, dm = Source::dm, h = Source::h, dk = dm / h;
+  static constexpr const auto& l = Source::layer;
 
   static cmsis_nn_fc_params fc(const cxmat::q8::matmul_params& p) noexcept {
     return {p.lhs_offset, p.rhs_offset, p.output_offset, {p.activation_min, p.activation_max}};
@@ -78,5 +116,13 @@ struct external {
     return y;
   }
 };
+
+#if CXMAT_BENCH_LAYER == 1 && CXMAT_BENCH_CMSIS
+using external = cmsis_layer<q8_large>;
+#elif CXMAT_BENCH_LAYER == 1
+using external = q8_large;
+#else
+using external = cmsis_layer<q8_small>;
+#endif
 
 }  // namespace layers
