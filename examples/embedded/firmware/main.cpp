@@ -25,6 +25,7 @@
 #define CXMAT_STEP_WORKSHEET_004 4
 #define CXMAT_STEP_Q8_SELF 5
 #define CXMAT_STEP_Q8_WORKSHEET_004 6
+#define CXMAT_STEP_EXTERNAL 7  // layers::external from the header CXMAT_EXTERNAL_LAYER (benchmarks)
 #if !defined(CXMAT_EMBEDDED_STEP)
 #define CXMAT_EMBEDDED_STEP CXMAT_STEP_SELF
 #endif
@@ -43,6 +44,9 @@ using layer = layers::worksheet_004;
 using layer = layers::q8_self_attention;
 #elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_Q8_WORKSHEET_004
 using layer = layers::q8_worksheet_004;
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_EXTERNAL
+#include CXMAT_EXTERNAL_LAYER
+using layer = layers::external;
 #else
 #error "unknown CXMAT_EMBEDDED_STEP"
 #endif

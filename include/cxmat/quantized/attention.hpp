@@ -131,6 +131,14 @@ constexpr void heads_by_row(const std::int8_t (*x)[DModel], const attention_head
                            k, 0, l.channels.k());
   matmul_transposed_kernel(rows_of<DModel>{x, 0}, rows_of<DModel>{l.wv.elems, 0}, N, vw, DModel, l.bv.elems[0], l.value,
                            v, 0, l.channels.v());
+#if CXMAT_DETAIL_DSP
+  std::int8_t vt[vw][N];
+  if (!std::is_constant_evaluated()) {
+    for (std::size_t j = 0; j < N; ++j) {
+      for (std::size_t t = 0; t < vw; ++t) vt[t][j] = v[j][t];
+    }
+  }
+#endif
   for (std::size_t i = 0; i < N; ++i) {
     std::int8_t q[1][qw]{}, p[1][N]{}, c[1][vw]{};
     bool keep[N]{};
@@ -144,6 +152,14 @@ constexpr void heads_by_row(const std::int8_t (*x)[DModel], const attention_head
         for (std::size_t j = 0; j < N; ++j) probs->items[h].elems[i][j] = p[0][j];
       }
       // C_i(h·DV + j) = Σ_t p(t)·V(t, h·DV + j): V read down its columns.
+#if CXMAT_DETAIL_DSP
+      // With the DSP extension at run time, V transposed once (below) so that P·V's products
+      // take the dual multiply-accumulate too.
+      if (!std::is_constant_evaluated()) {
+        matmul_transposed_kernel(rows_of<N>{p, 0}, rows_of<N>{vt + h * DV, 0}, 1, DV, N, nullptr, l.context, c, h * DV);
+        continue;
+      }
+#endif
       matmul_transposed_kernel(rows_of<N>{p, 0}, columns_of<vw>{v, h * DV}, 1, DV, N, nullptr, l.context, c, h * DV);
     }
     emit(i, c);
