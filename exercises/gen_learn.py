@@ -184,6 +184,7 @@ or in exact arithmetic rounded once to float64 (`exercises/reference/answers.py`
 | L | queries, when they are not the keys' tokens (cross-attention) | 2 in exercises 10, 12 |
 | S | keys and values (one value per key) | 3 in exercises 10, 12 |
 | H_kv | key/value heads shared by groups of query heads (grouped-query attention) | 2 in exercise 13 |
+| d_ff | the hidden width of the feed-forward block | 3 in exercise 16, 6 in exercise 17 |
 
 The formulas, with their shapes:
 
@@ -195,6 +196,10 @@ The formulas, with their shapes:
 | one head | weights·V | L x d_v |
 | H heads | Concat(Z_0, ..., Z_{H-1}) | n x (H·d_v) |
 | output | Concat(...)·W_o | n x d_out |
+| layer norm | (x - mean) / √(var + eps)·γ + β, each row | n x d_model |
+| feed-forward | relu(X·W1 + b1)·W2 + b2 | n x d_ff, then n x d_model |
+| encoder layer (post-norm) | h = norm1(X + attention(X)), Y = norm2(h + ff(h)) | n x d_model |
+| rotary positions | pair i of row p of Q and K turned by p·base^(-2i/d_k) | n x d_k |
 
 A **named dimension** (`CXMAT_DIM(d_k, 2);`, exercise 06) carries its name in the type, so two
 dimensions of the same size but different meaning never mix: `cxmat::shape_text(m)` prints
