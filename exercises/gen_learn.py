@@ -184,6 +184,7 @@ or in exact arithmetic rounded once to float64 (`exercises/reference/answers.py`
 | L | queries, when they are not the keys' tokens (cross-attention) | 2 in exercises 10, 12 |
 | S | keys and values (one value per key) | 3 in exercises 10, 12 |
 | H_kv | key/value heads shared by groups of query heads (grouped-query attention) | 2 in exercise 13 |
+| d_ff | the hidden width of the feed-forward block | 3 in exercise 16, 6 in exercise 17 |
 
 The formulas, with their shapes:
 
@@ -195,6 +196,10 @@ The formulas, with their shapes:
 | one head | weights·V | L x d_v |
 | H heads | Concat(Z_0, ..., Z_{H-1}) | n x (H·d_v) |
 | output | Concat(...)·W_o | n x d_out |
+| layer norm | (x - mean) / √(var + eps)·γ + β, each row | n x d_model |
+| feed-forward | relu(X·W1 + b1)·W2 + b2 | n x d_ff, then n x d_model |
+| encoder layer (post-norm) | h = norm1(X + attention(X)), Y = norm2(h + ff(h)) | n x d_model |
+| rotary positions | pair i of row p of Q and K turned by p·base^(-2i/d_k) | n x d_k |
 
 A **named dimension** (`CXMAT_DIM(d_k, 2);`, exercise 06) carries its name in the type, so two
 dimensions of the same size but different meaning never mix: `cxmat::shape_text(m)` prints
@@ -227,6 +232,32 @@ Every shape rule and the message it produces, for g++ and clang++, is in the
 [gallery of shape errors](shape_errors.md); [shapes.md](shapes.md) explains named dimensions.
 
 Here is the whole output of three start files, as each compiler prints it (paths shortened).
+"""
+
+
+# After the path: the trained digit sorter's attention, the output of a program whose own test
+# (examples/sort_digits/check_learn.py) writes and checks its block; the page keeps that block.
+TRAINED_KEY = ("sort-attention", "sort_attention")
+TRAINED = """\
+## After the exercises: what a trained model attends to
+
+Every matrix in the exercises was typed in by hand. [examples/sort_digits](../examples/sort_digits/README.md)
+is a transformer trained with PyTorch to sort 8 digits (`31415926` → `11234569`): learned
+embeddings and positions, then two encoder layers of exercise 17's kind (post-norm, relu) with
+d_model = 32, H = 4 heads of d_k = 8 and d_ff = 64, then a linear map to the 10 digits at each
+position. `scripts/cxmat_import.py` turns its weights into constexpr cxmat layers, and
+`examples/sort_digits/sort_attention.cpp` runs them with `cxmat::trace_encoder_layer`
+([show.md](show.md)), which keeps every intermediate: here, each head's weights.
+
+The program first measures each head over 500 pseudo-random sequences: how peaked its rows are
+(the mean of each row's largest weight; 1/8 would be uniform) and how often a row's largest weight
+falls on a key that holds the digit the model outputs at that row's position (against how often a
+key chosen at random holds it). Then it draws the weights for `31415926`, one heatmap per head and
+their mean: row i is the query at position i, column j the key at position j, both labelled with
+the input digit there. In this output the first layer's weights are spread out and the second
+layer's are peaked, with a row's largest weight on the digit that its position outputs far more
+often than on a key chosen at random: for each position, the second layer looks up the digit the
+model writes there.
 """
 
 
@@ -268,6 +299,9 @@ def render(exercises, labels, blocks):
             entry = blocks.get((ex.stem, label))
             out.append(entry or "<!-- begin output %s | %s -->\n**%s**: missing, regenerate the page "
                        "with this compiler.\n<!-- end output -->\n" % (ex.stem, label, label))
+    out.append(TRAINED)
+    out.append(blocks.get(TRAINED_KEY) or "<!-- begin output %s | %s -->\n**%s**: missing, run "
+               "examples/sort_digits/check_learn.py with --update.\n<!-- end output -->\n" % (TRAINED_KEY + TRAINED_KEY[1:]))
     return "\n".join(out)
 
 
@@ -311,6 +345,11 @@ def main():
             print("docs/learn.md has no section for %s (it has: %s): skipped"
                   % (", ".join(l for _, l in compilers), ", ".join(labels)))
             return SKIPPED
+    elif os.path.exists(DOC):  # keep the trained model's block, which its own test writes
+        with open(DOC, encoding="utf-8") as f:
+            for b in BLOCK.finditer(f.read()):
+                if (b.group(1), b.group(2)) == TRAINED_KEY:
+                    stored[TRAINED_KEY] = b.group(0)
 
     by_number = {ex.number: ex for ex in exercises}
     jobs = []

@@ -144,7 +144,7 @@ if [[ $status -eq 0 ]]; then
   if [[ -n "$next" ]]; then
     echo "Next: ${next#"$ROOT"/}/README.md, then bash scripts/exercise.sh $((10#$number + 1))"
   else
-    echo "That was the last exercise: you have written worksheet 000 from scratch."
+    echo "That was the last exercise: you have assembled a whole transformer layer from its pieces."
   fi
   exit 0
 fi

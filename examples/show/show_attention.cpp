@@ -7,10 +7,12 @@
 
 #include <cxmat/cxmat.hpp>
 #include <cxmat/io.hpp>
+#include <cxmat/transformer.hpp>
 
 CXMAT_DIM(n, 2);
 CXMAT_DIM(d_model, 4);
 CXMAT_DIM(d_k, 3);
+CXMAT_DIM(d_ff, 3);
 
 namespace {
 
@@ -65,6 +67,31 @@ int main() {
   static_assert(trace.output == cxmat::self_attention(X1, Wq, Wk, Wv));
   static_assert(trace.scores[0](0, 1) > 7.0710 && trace.scores[0](0, 1) < 7.0711);  // 10 / sqrt(2)
   cxmat::print(std::cout, trace);
+  // show:end
+
+  section("encoder_trace");
+  // show:begin encoder_trace
+  // nn.TransformerEncoderLayer(4, 2, dim_feedforward=3) as a value, its dimensions named; the trace
+  // of one call holds every intermediate, and its output is the layer's.
+  constexpr cxmat::encoder_layer<double, d_model, 2, d_ff> layer{
+      {{{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}},           // W_q
+       {{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 0, 1}, {0, 0, 1, 0}}},           // W_k
+       {{{0.5, 0, 0, 0}, {0, 0.5, 0, 0}, {0, 0, 0.5, 0}, {0, 0, 0, 0.5}}},   // W_v
+       {{{0, 0, 0, 0}}},                                                     // b_q
+       {{{0, 0, 0, 0}}},                                                     // b_k
+       {{{0, 0, 0, 0}}},                                                     // b_v
+       {{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}},           // W_o
+       {{{0, 0, 0, 0}}}},                                                    // b_o
+      {{{{1, 0, -1}, {0, 1, 0}, {-1, 0, 1}, {0, -1, 0}}}, {{{0, 0.5, 0}}}},  // linear1: W_1, b_1
+      {{{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}}}, {{{0, 0, 0, 0}}}},      // linear2: W_2, b_2
+      {{{{1, 1, 1, 1}}}, {{{0, 0, 0, 0}}}, 1e-5},                            // norm1: gamma, beta, eps
+      {{{{1, 1, 1, 1}}}, {{{0, 0, 0, 0}}}, 1e-5}};                           // norm2
+  constexpr matrix<double, n, d_model> x{{{1, 0, -1, 0.5}, {0, 1, 0.5, -1}}};
+  constexpr auto t = cxmat::trace_encoder_layer(layer, x, cxmat::causal);
+  static_assert(t.output == layer(x, cxmat::causal));
+  static_assert(t.attention.weights[0](0, 1) == 0);  // causal: token 0 sees only itself
+  static_assert(t.after_attention == x + t.attention.output);
+  cxmat::print(std::cout, t, {{.precision = 4}});
   // show:end
 
   section("heatmap");

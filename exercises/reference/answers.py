@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "test_su
 try:
     import numpy as np
     import reference_math as rm
+    import mpmath
 except ImportError as e:  # CTest reports exit status 77 as skipped
     print(f"{e.name} is not installed (Debian: python3-numpy, python3-mpmath): skipped")
     sys.exit(77)
@@ -122,6 +123,87 @@ for h in range(2):
     Z0s.append(Zh)
 emit(14, "Z", np.concatenate(Z0s, axis=1), "(c) Z = Concat(Z0, Z1)")
 emit(14, "out", np.concatenate(Z0s, axis=1) @ Wo0, "(d) Z·W_o, passed on to the FFN")
+
+
+# ---- Exercises 15-18: the rest of the transformer layer. ----
+
+
+def layer_norm(x, gamma, beta, eps):
+    """nn.LayerNorm over each row: the mean, the biased variance (/ d), eps inside the square root."""
+    out = np.zeros(x.shape, dtype=object)
+    d = x.shape[1]
+    for i in range(x.shape[0]):
+        mean = sum(x[i]) / d
+        var = sum((x[i] - mean) ** 2) / d
+        out[i] = (x[i] - mean) / rm.sqrt(var + eps) * gamma[0] + beta[0]
+    return out
+
+
+def relu(x):
+    return np.frompyfunc(lambda v: v if v > 0 else 0 * v, 1, 1)(x)
+
+
+# Exercise 15: layer norm of a 2 x 4 X by hand (row 0: mean 4, variance 5; row 1 constant).
+X15 = a([[1, 3, 5, 7], [2, 2, 2, 2]])
+g15, b15 = a([[1, 1, 2, .5]]), a([[0, .5, 0, -1]])
+emit(15, "Y", layer_norm(X15, g15, b15, a(1e-5)), "(x - mean) / √(biased variance + 1e-5)·gamma + beta, row by row")
+
+# Exercise 17: one post-norm encoder layer, n = 3, d_model = 4, H = 2 (d_k = 2), d_ff = 6, relu.
+X17 = a([[1, 0, -1, .5], [0, 2, 1, -1], [.5, .5, 0, 1]])
+Wq17 = a([[.5, 0, .25, 0], [0, .5, 0, -.25], [.25, 0, .5, 0], [0, -.25, 0, .5]])
+Wk17 = a([[0, .5, 0, .25], [.5, 0, -.25, 0], [0, .25, .5, 0], [.25, 0, 0, .5]])
+Wv17 = a([[1, 0, 0, .5], [0, 1, .5, 0], [0, .5, 1, 0], [.5, 0, 0, 1]])
+bq17, bk17, bv17 = a([[.1, 0, 0, -.1]]), a([[0, .2, 0, 0]]), a([[0, 0, .5, 0]])
+Wo17 = a([[.5, 0, 0, .5], [0, .5, .5, 0], [.5, -.5, 0, 0], [0, 0, .5, -.5]])
+bo17 = a([[0, .25, 0, -.25]])
+W117 = a([[1, 0, .5, 0, -1, .25], [0, 1, 0, .5, .5, -.5], [.5, 0, -1, 0, .25, 1], [0, .5, 0, -1, 1, 0]])
+b117 = a([[0, -.5, .25, 0, 0, .5]])
+W217 = a([[.5, 0, 0, .25], [0, .5, .25, 0], [.25, 0, .5, 0], [0, .25, 0, .5], [-.5, 0, .5, 0], [0, -.5, 0, .5]])
+b217 = a([[.25, 0, -.25, 0]])
+g117, be117 = a([[1, .5, 2, 1]]), a([[0, .25, 0, -.25]])
+g217, be217 = a([[2, 1, 1, .5]]), a([[.5, 0, -.5, 0]])
+eps17 = a(1e-5)
+Q17, K17, V17 = X17 @ Wq17 + bq17[0], X17 @ Wk17 + bk17[0], X17 @ Wv17 + bv17[0]
+heads17 = [attention(Q17[:, 2 * h:2 * h + 2], K17[:, 2 * h:2 * h + 2], V17[:, 2 * h:2 * h + 2])[0] for h in range(2)]
+attended17 = np.concatenate(heads17, axis=1) @ Wo17 + bo17[0]
+h17 = layer_norm(X17 + attended17, g117, be117, eps17)
+ff17 = relu(h17 @ W117 + b117[0]) @ W217 + b217[0]
+emit(17, "attended", attended17, "self_attn(X): Concat(head 0, head 1)·W_o + b_o, with Q = X·W_q + b_q, ...")
+emit(17, "h", h17, "post-norm, first half: norm1(X + self_attn(X))")
+emit(17, "Y", layer_norm(h17 + ff17, g217, be217, eps17), "post-norm, second half: norm2(h + linear2(relu(linear1(h))))")
+
+# Exercise 18: rotary positions on one head, n = 3 positions, d_k = 4, base 10000.
+Q18 = a([[1, 2, 3, 4], [1, 0, -1, 2], [.5, 1, 2, -1]])
+K18 = a([[0, 1, 1, 0], [2, -1, 0, 1], [1, 1, -1, .5]])
+
+
+def rotate(m, pairs):
+    """Row p's pair i (columns pairs(i)) turned by θ = p·10000^(-2i/d_k)."""
+    out = m.copy()
+    d = m.shape[1]
+    for p in range(m.shape[0]):
+        for i in range(d // 2):
+            theta = p * mpmath.power(10000, mpmath.mpf(-2 * i) / d)
+            c, s = mpmath.cos(theta), mpmath.sin(theta)
+            x, y = pairs(i, d)
+            out[p, x] = m[p, x] * c - m[p, y] * s
+            out[p, y] = m[p, y] * c + m[p, x] * s
+    return out
+
+
+def half(i, d):
+    return i, i + d // 2
+
+
+def neighbours(i, d):
+    return 2 * i, 2 * i + 1
+
+
+emit(18, "Q_interleaved", rotate(Q18, neighbours), "Q, pairs (2i, 2i + 1) turned (GPT-J)")
+emit(18, "Q_half", rotate(Q18, half), "Q, pairs (i, i + d_k/2) turned (GPT-NeoX, LLaMA in Hugging Face)")
+emit(18, "K_half", rotate(K18, half), "K, pairs (i, i + d_k/2) turned")
+emit(18, "scores_half", rotate(Q18, half) @ rotate(K18, half).T / rm.sqrt(4),
+     "scores with rotate-half rotary positions: rotated Q · rotated Kᵀ / √d_k")
 
 
 def render():

@@ -1,6 +1,8 @@
 // Traces at run time: the same properties the static tests assert (trace_checks.hpp) on values
 // the compiler cannot fold, the steps against an independent float64 reference, and the text.
 #include <cmath>
+#include <cstddef>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 
@@ -11,6 +13,7 @@
 #include "test_support/checks.hpp"
 #include "test_support/runtime_value.hpp"
 #include "test_support/trace_checks.hpp"
+#include "test_support/transformer_reference.hpp"
 #include "test_support/worksheet_data.hpp"
 
 namespace {
@@ -88,4 +91,69 @@ TEST_CASE("a trace prints its steps in the worksheets' order", "[io][trace]") {
   cxmat::print(one, cxmat::trace_multi_head_attention<2>(x, w, w, w), {{}, 1});
   CHECK(one.str().find("Head 2 - Weighted Sum Z_2 = A_2 V_2 (2 x 2):\n") != std::string::npos);
   CHECK(one.str().find("Head 0") == std::string::npos);
+}
+
+TEST_CASE("an encoder layer's trace: the layer's output, its pieces, and PyTorch's numbers", "[io][trace]") {
+  namespace ref = transformer_ref;
+  // Post-norm, relu, H = 8, causal and key padding (nn.TransformerEncoderLayer's output in ref).
+  const auto& post = ref::enc_relu_post_causal_padding<double>;
+  const auto x = at_run_time(ref::enc_relu_post_causal_padding_x<double>);
+  const auto keep = cxmat::key_padding(ref::enc_relu_post_causal_padding_keep);
+  const auto t = cxmat::trace_encoder_layer(post, x, cxmat::causal, keep);
+  CHECK(t.output == post(x, cxmat::causal, keep));
+  CHECK(cxmat::approx_equal(t.output, ref::enc_relu_post_causal_padding_y, 1e-12, 1e-12));
+  CHECK(t.attention_input == x);
+  CHECK(t.attention.output == post.self_attn(x, cxmat::causal, keep));
+  CHECK(t.after_attention == x + t.attention.output);
+  CHECK(t.h == post.norm1(t.after_attention));
+  CHECK(t.ff_output == post.feed_forward(t.h));
+  bool relu_of_preactivation = true;
+  for (std::size_t i = 0; i < 5; ++i) {
+    for (std::size_t j = 0; j < 16; ++j) {
+      const double p = t.ff_preactivation(i, j);
+      relu_of_preactivation = relu_of_preactivation && t.ff_hidden(i, j) == (p > 0 ? p : 0.0);
+    }
+  }
+  CHECK(relu_of_preactivation);
+  CHECK(t.attention.weights[0](0, 1) == 0);  // causal: token 0 sees only itself
+  CHECK(t.attention.weights[7](3, 4) == 0);  // key 4 is padding
+  // Pre-norm, gelu, H = 8, causal and key padding.
+  const auto& pre = ref::enc_gelu_pre_causal_padding<double>;
+  const auto xp = at_run_time(ref::enc_gelu_pre_causal_padding_x<double>);
+  const auto keep_p = cxmat::key_padding(ref::enc_gelu_pre_causal_padding_keep);
+  const auto tp = cxmat::trace_encoder_layer(pre, xp, cxmat::causal, keep_p);
+  CHECK(tp.output == pre(xp, cxmat::causal, keep_p));
+  CHECK(cxmat::approx_equal(tp.output, ref::enc_gelu_pre_causal_padding_y, 1e-12, 1e-12));
+  CHECK(tp.attention_input == pre.norm1(xp));
+  CHECK(tp.ff_input == pre.norm2(tp.h));
+  CHECK(tp.output == tp.h + tp.ff_output);
+}
+
+TEST_CASE("an encoder layer's trace prints its steps in the layer's order", "[io][trace]") {
+  namespace ref = transformer_ref;
+  const auto order = [](const std::string& text, std::initializer_list<const char*> steps) {
+    std::size_t at = 0;
+    for (const char* step : steps) {
+      const auto found = text.find(step, at);
+      INFO(step);
+      REQUIRE(found != std::string::npos);
+      at = found;
+    }
+  };
+  std::ostringstream post;
+  cxmat::print(post,
+               cxmat::trace_encoder_layer(ref::enc_gelu_post_padding<double>, ref::enc_gelu_post_padding_x<double>));
+  order(post.str(),
+        {"X (5 x 8):\n", "Q = X W_q + b_q (5 x 8):\n", "K = X W_k + b_k (5 x 8):\n", "V = X W_v + b_v (5 x 8):\n",
+         "Attention Scores S = Q K^T / sqrt(8) (5 x 5):\n", "Softmax Attention Weights A = softmax(S) (5 x 5):\n",
+         "Weighted Sum Z = A V (5 x 8):\n", "Attention Output O = Z W_o + b_o (5 x 8):\n", "R1 = X + O (5 x 8):\n",
+         "H = norm1(R1) (5 x 8):\n", "F = H W_1 + b_1 (5 x 16):\n", "G = gelu(F) (5 x 16):\n",
+         "FF = G W_2 + b_2 (5 x 8):\n", "R2 = H + FF (5 x 8):\n", "Output Y = norm2(R2) (5 x 8):\n"});
+  std::ostringstream pre;
+  cxmat::print(pre, cxmat::trace_encoder_layer(ref::enc_relu_pre_padding<double>, ref::enc_relu_pre_padding_x<double>));
+  order(pre.str(), {"X (5 x 8):\n", "N1 = norm1(X) (5 x 8):\n", "Q = N1 W_q + b_q (5 x 8):\n",
+                    "Attention Output O = Z W_o + b_o (5 x 8):\n", "H = X + O (5 x 8):\n", "N2 = norm2(H) (5 x 8):\n",
+                    "F = N2 W_1 + b_1 (5 x 16):\n", "G = relu(F) (5 x 16):\n", "FF = G W_2 + b_2 (5 x 8):\n",
+                    "Output Y = H + FF (5 x 8):\n"});
+  CHECK(pre.str().find("norm2(R2)") == std::string::npos);
 }

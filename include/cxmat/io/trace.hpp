@@ -210,15 +210,15 @@ struct trace_print_options {
   std::size_t first_head_number = 0;
 };
 
-/// Writes every step of a trace, each as "step (shape):" and its values, in the worksheets'
-/// order: input and projections, each head's Q_h, K_h, V_h, then every head's scores, weights
-/// and output, the concatenation, and the output projection.
+namespace detail {
+
+// The per-head steps of a trace: each head's Q_h, K_h, V_h (with several heads), every head's
+// scores, weights and output, and the concatenation (with several heads).
 template <std::size_t H, class T, extent L, extent S, extent DM, extent QW, extent KW, extent VW, class Output,
           bool Projected, bool OutputProjected>
-std::ostream& print(std::ostream& os,
-                    const attention_trace<H, T, L, S, DM, QW, KW, VW, Output, Projected, OutputProjected>& t,
-                    const trace_print_options& opt = {}) {
-  using detail::cat;
+void print_trace_heads(std::ostream& os,
+                       const attention_trace<H, T, L, S, DM, QW, KW, VW, Output, Projected, OutputProjected>& t,
+                       const trace_print_options& opt) {
   const auto& num = opt.numbers;
   const auto head = [&opt](std::size_t h) { return std::to_string(h + opt.first_head_number); };
   const std::string dk = std::to_string(QW.size / H);
@@ -231,16 +231,6 @@ std::ostream& print(std::ostream& os,
   const auto columns = [](std::size_t h, std::size_t width) {
     return cat("[:, ", std::to_string(h * width), ":", std::to_string((h + 1) * width), "]");
   };
-  if constexpr (Projected) {
-    print(os, "X", t.x, num);
-    print(os, "Q = X W_q", t.q, num);
-    print(os, "K = X W_k", t.k, num);
-    print(os, "V = X W_v", t.v, num);
-  } else {
-    print(os, "Q", t.q, num);
-    print(os, "K", t.k, num);
-    print(os, "V", t.v, num);
-  }
   if constexpr (H > 1) {
     for (std::size_t h = 0; h < H; ++h) {
       print(os, head_label(h, cat(sub("Q", h), " = Q", columns(h, t.q_heads.cols))), t.q_heads.items[h], num);
@@ -267,6 +257,30 @@ std::ostream& print(std::ostream& os,
     for (std::size_t h = 0; h < H; ++h) parts += cat(h != 0 ? ", " : "", sub("Z", h));
     print(os, cat("Multi-Head Output Z = Concat(", parts, ")"), t.concat, num);
   }
+}
+
+}  // namespace detail
+
+/// Writes every step of a trace, each as "step (shape):" and its values, in the worksheets'
+/// order: input and projections, each head's Q_h, K_h, V_h, then every head's scores, weights
+/// and output, the concatenation, and the output projection.
+template <std::size_t H, class T, extent L, extent S, extent DM, extent QW, extent KW, extent VW, class Output,
+          bool Projected, bool OutputProjected>
+std::ostream& print(std::ostream& os,
+                    const attention_trace<H, T, L, S, DM, QW, KW, VW, Output, Projected, OutputProjected>& t,
+                    const trace_print_options& opt = {}) {
+  const auto& num = opt.numbers;
+  if constexpr (Projected) {
+    print(os, "X", t.x, num);
+    print(os, "Q = X W_q", t.q, num);
+    print(os, "K = X W_k", t.k, num);
+    print(os, "V = X W_v", t.v, num);
+  } else {
+    print(os, "Q", t.q, num);
+    print(os, "K", t.k, num);
+    print(os, "V", t.v, num);
+  }
+  detail::print_trace_heads(os, t, opt);
   if constexpr (OutputProjected) print(os, "Output Y = Z W_o", t.output, num);
   return os;
 }
