@@ -115,7 +115,7 @@ template <std::size_t N, class T>
   for (std::size_t c = 0; c < n_full; c += lanes) any |= mark(__builtin_bit_cast(B, load_packet<P>(row + c)));
   if constexpr (n_full < N)
     any |= mark(__builtin_bit_cast(B, load_tail<P>(row + n_full, fixed_length<N % lanes>{}, T(0))));
-  return fold_packet(any, [](const auto& x, const auto& y) { return x | y; }) != U(0);
+  return fold_packet(any, [](const auto& lhs, const auto& rhs) { return lhs | rhs; }) != U(0);
 }
 
 // Whether every entry of columns [v_off, v_off + DV) of v is finite.
