@@ -135,11 +135,17 @@ struct refusal {
   }
 };
 
+// The comparison inline and the named error's function only for a bad element: the constant
+// evaluator's operation count is spent on every element of every input.
 template <calibration_tensor T, class M>
 constexpr void check_finite(const M& m, std::size_t item, calibration_status s, refusal& r) noexcept {
+  constexpr double lowest = std::numeric_limits<double>::lowest(), max = std::numeric_limits<double>::max();
   for (std::size_t i = 0; i < M::rows; ++i) {
     for (std::size_t j = 0; j < M::cols; ++j) {
-      if (!element_must_be_finite<T>(static_cast<double>(m.elems[i][j]), item, i, j)) r.set(s, T, item, i, j);
+      if (!(m.elems[i][j] >= lowest && m.elems[i][j] <= max) &&
+          !element_must_be_finite<T>(static_cast<double>(m.elems[i][j]), item, i, j)) {
+        r.set(s, T, item, i, j);
+      }
     }
   }
 }
@@ -203,9 +209,11 @@ constexpr void channel_scales(const M& w, quantization tensor, bool per_channel,
   }
 }
 
-// W (in x out) into TFLite's [out, in] layout, output channel j with scales(0, j).
-template <std::size_t Out, std::size_t In, class M, class S>
+// W (in x out) into TFLite's [out, in] layout, output channel j with scales(0, j) (per tensor:
+// every scale the same, quantize_transposed's single pass).
+template <std::size_t Out, std::size_t In, bool PerChannel, class M, class S>
 constexpr matrix<std::int8_t, Out, In> quantize_channels(const M& w, const S& scales) noexcept {
+  if constexpr (!PerChannel) return quantize_transposed<Out, In>(w, quantization{scales.elems[0][0], 0});
   matrix<std::int8_t, Out, In> out{};
   for (std::size_t j = 0; j < Out; ++j) {
     matrix<double, 1, In> row{};
@@ -238,6 +246,11 @@ constexpr matmul_params product_params(quantization lhs, quantization rhs, quant
           quantize_multiplier(lhs.scale * rhs.scale * extra / out.scale)};
 }
 
+template <class O>
+inline constexpr bool is_projection_bias_any = false;
+template <projection P, class T, extent W>
+inline constexpr bool is_projection_bias_any<projection_bias<P, T, W>> = true;
+
 // Projection biases take no part in masking.
 template <projection P, class T, extent W>
 constexpr bool allows(const projection_bias<P, T, W>& /*o*/, std::size_t /*i*/, std::size_t /*j*/) noexcept {
@@ -265,8 +278,13 @@ constexpr void observe(const X& x, const WQ& wq, const WK& wk, const WV& wv, con
       for (std::size_t j = 0; j < VW; ++j) v[i][j] += xit * wv.elems[t][j];
     }
     // The biases after the products, as the float API adds them (X·W + b).
-    for (std::size_t j = 0; j < QW; ++j) r[0].add(q[i][j] += bias.q[j]), r[1].add(k[i][j] += bias.k[j]);
-    for (std::size_t j = 0; j < VW; ++j) r[2].add(v[i][j] += bias.v[j]);
+    if constexpr (B::any) {
+      for (std::size_t j = 0; j < QW; ++j) r[0].add(q[i][j] += bias.q[j]), r[1].add(k[i][j] += bias.k[j]);
+      for (std::size_t j = 0; j < VW; ++j) r[2].add(v[i][j] += bias.v[j]);
+    } else {
+      for (std::size_t j = 0; j < QW; ++j) r[0].add(q[i][j]), r[1].add(k[i][j]);
+      for (std::size_t j = 0; j < VW; ++j) r[2].add(v[i][j]);
+    }
   }
   const double root = cxmat::sqrt(static_cast<double>(dk));
   for (std::size_t h = 0; h < H; ++h) {
@@ -300,8 +318,9 @@ constexpr void observe(const X& x, const WQ& wq, const WK& wk, const WV& wv, con
 }
 
 // The float biases of the four projections (zero where none is given), in double.
-template <std::size_t QW, std::size_t VW, std::size_t DO>
+template <std::size_t QW, std::size_t VW, std::size_t DO, bool Any>
 struct float_biases {
+  static constexpr bool any = Any;  // whether any bias was given (else the float run adds none)
   double q[QW]{}, k[QW]{}, v[VW]{}, o[DO]{};
 };
 template <projection P, std::size_t W, class O>
@@ -360,7 +379,7 @@ constexpr calibration<Layer> calibrate_layer(const XS& xs, const WQ& wq, const W
   (check_bias<calibration_tensor::bo, projection::output>(opts, bad), ...);
   if (bad.status != calibration_status::ok) return refused<Layer>(bad);
   constexpr std::size_t dout = has_wo ? out_width<WO>() : 1;
-  float_biases<qw, vw, dout> fb{};
+  float_biases<qw, vw, dout, (is_projection_bias_any<O> || ...)> fb{};
   (take_bias<projection::query>(fb.q, opts), ...);
   (take_bias<projection::key>(fb.k, opts), ...);
   (take_bias<projection::value>(fb.v, opts), ...);
@@ -402,9 +421,9 @@ constexpr calibration<Layer> calibrate_layer(const XS& xs, const WQ& wq, const W
   channel_scales(wq, c.wq, pc, c.wq_scales), channel_scales(wk, c.wk, pc, c.wk_scales);
   channel_scales(wv, c.wv, pc, c.wv_scales);
   auto& l = static_cast<attention_heads<dm, H, qw / H, vw / H, pc>&>(c.layer);
-  l.wq = quantize_channels<qw, dm>(wq, c.wq_scales);
-  l.wk = quantize_channels<qw, dm>(wk, c.wk_scales);
-  l.wv = quantize_channels<vw, dm>(wv, c.wv_scales);
+  l.wq = quantize_channels<qw, dm, pc>(wq, c.wq_scales);
+  l.wk = quantize_channels<qw, dm, pc>(wk, c.wk_scales);
+  l.wv = quantize_channels<vw, dm, pc>(wv, c.wv_scales);
   l.bq = quantized_bias(fb.q, c.input.scale, c.wq_scales);
   l.bk = quantized_bias(fb.k, c.input.scale, c.wk_scales);
   l.bv = quantized_bias(fb.v, c.input.scale, c.wv_scales);
@@ -429,7 +448,7 @@ constexpr calibration<Layer> calibrate_layer(const XS& xs, const WQ& wq, const W
     c.wo = symmetric_of(wo);
     c.output = ry.asymmetric();
     channel_scales(wo, c.wo, pc, c.wo_scales);
-    c.layer.wo = quantize_channels<WO::cols, vw>(wo, c.wo_scales);
+    c.layer.wo = quantize_channels<WO::cols, vw, pc>(wo, c.wo_scales);
     c.layer.bo = quantized_bias(fb.o, c.context.scale, c.wo_scales);
     c.layer.output = product_params(c.context, c.wo, c.output);
     if constexpr (pc) {

@@ -113,13 +113,19 @@ constexpr void matmul_transposed_kernel(A a, B b, std::size_t rows, std::size_t 
                      right = shift > 0 ? 0 : -shift;
   for (std::size_t i = 0; i < rows; ++i) {
     for (std::size_t j = 0; j < cols; ++j) {
-      std::int32_t acc = dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset);
-      if constexpr (!std::is_same_v<Bias, std::nullptr_t>) acc += bias[j];
-      std::int32_t v = p.output_offset;
-      if constexpr (std::is_same_v<Channels, std::nullptr_t>) {
-        v += requantize_by(acc, p.output.multiplier, left, right);
+      // Few statements: the constant evaluator counts them for every output element.
+      std::int32_t v = 0;
+      if constexpr (std::is_same_v<Bias, std::nullptr_t> && std::is_same_v<Channels, std::nullptr_t>) {
+        v = requantize_by(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset), p.output.multiplier, left, right) +
+            p.output_offset;
+      } else if constexpr (std::is_same_v<Channels, std::nullptr_t>) {
+        v = requantize_by(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset) + bias[j], p.output.multiplier, left,
+                          right) +
+            p.output_offset;
+      } else if constexpr (std::is_same_v<Bias, std::nullptr_t>) {
+        v = requantize(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset), channels[j]) + p.output_offset;
       } else {
-        v += requantize(acc, channels[j]);
+        v = requantize(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset) + bias[j], channels[j]) + p.output_offset;
       }
       out[i][out_col0 + j] = static_cast<std::int8_t>(
           v < p.activation_min ? p.activation_min : (v > p.activation_max ? p.activation_max : v));
