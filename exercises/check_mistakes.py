@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Checks that every exercise rejects the wrong answers a student plausibly writes.
+
+Each exercise folder holds `mistakes.txt`: a list of mistakes, each a change to the solution
+(whole lines replaced) and the message the checker must then show. For every mistake this
+applies the change to solution.cpp, runs scripts/exercise.sh on the result as a student would,
+and requires: NOT YET (a compile error, not a changed checks section), a line shown that matches
+the expected regular expression, and the exercise's hint. A mistake that compiles would be a
+wrong answer the exercise accepts.
+
+    python3 exercises/check_mistakes.py --compiler g++ [--flags "..."] [NN ...]
+
+The format of mistakes.txt (blank lines and lines starting with '#' between mistakes ignored):
+
+    ## what the student did (one line: it is listed on docs/learn.md)
+    - a whole line of solution.cpp, exactly (it must occur once)
+    + the line that replaces it (any number of '+' lines, none deletes it)
+    expect: a regular expression a line shown by the checker must match
+    expect c++2c: the same, where the checker compiles with -std=c++2c (shape errors as sentences)
+    expect c++20: the same, where it compiles with -std=c++20
+
+One '- / +' group or several; `expect:` applies where no `expect <std>:` is given.
+"""
+
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+CHECKER = os.path.join(ROOT, "scripts", "exercise.sh")
+
+
+class Mistake:
+    def __init__(self, title, where):
+        self.title = title
+        self.where = where
+        self.edits = []  # [(line removed, [lines added])]
+        self.expect = {}  # std or "" -> regex
+
+    def apply(self, source):
+        lines = source.split("\n")
+        for old, new in self.edits:
+            hits = [i for i, l in enumerate(lines) if l == old]
+            if len(hits) != 1:
+                raise ValueError("%s: the line %r occurs %d times in solution.cpp, not once"
+                                 % (self.where, old, len(hits)))
+            lines[hits[0]:hits[0] + 1] = new
+        return "\n".join(lines)
+
+    def expected(self, std):
+        return self.expect.get(std, self.expect.get(""))
+
+
+def read_mistakes(exercise_dir):
+    """The mistakes of one exercise folder, in file order ([] when it has no mistakes.txt)."""
+    path = os.path.join(exercise_dir, "mistakes.txt")
+    if not os.path.exists(path):
+        return []
+    mistakes = []
+    with open(path, encoding="utf-8") as f:
+        for number, raw in enumerate(f, 1):
+            line = raw.rstrip("\n")
+            where = "%s:%d" % (os.path.relpath(path, ROOT), number)
+            if line.startswith("## "):
+                mistakes.append(Mistake(line[3:].strip(), where))
+            elif not line.strip() or line.startswith("#"):
+                continue
+            elif not mistakes:
+                raise ValueError("%s: a mistake starts with '## <title>'" % where)
+            elif line.startswith("- "):
+                mistakes[-1].edits.append((line[2:], []))
+            elif line.startswith("+ ") or line == "+":
+                if not mistakes[-1].edits:
+                    raise ValueError("%s: a '+' line follows a '-' line" % where)
+                mistakes[-1].edits[-1][1].append(line[2:])
+            else:
+                m = re.match(r"^expect( c\+\+\w+)?: (.+)$", line)
+                if not m:
+                    raise ValueError("%s: not a '- ', '+ ' or 'expect:' line: %r" % (where, line))
+                mistakes[-1].expect[(m.group(1) or "").strip()] = m.group(2)
+    for m in mistakes:
+        if not m.edits or not m.expect:
+            raise ValueError("%s: the mistake %r needs a change and an expect: line" % (m.where, m.title))
+    return mistakes
+
+
+def exercise_dirs():
+    return [os.path.join(HERE, d) for d in sorted(os.listdir(HERE))
+            if re.match(r"^\d\d_\w+$", d) and os.path.isdir(os.path.join(HERE, d))]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--compiler", required=True)
+    parser.add_argument("--flags", default="", help="extra compiler flags (the build's CMAKE_CXX_FLAGS)")
+    parser.add_argument("--show", action="store_true", help="print what the checker showed for each mistake")
+    parser.add_argument("numbers", nargs="*", help="exercise numbers (default: all)")
+    args = parser.parse_args()
+
+    env = dict(os.environ, CXX=args.compiler, CXMAT_EXERCISE_FLAGS=" ".join(shlex.split(args.flags)),
+               LC_ALL="C", LANG="C")
+    std = subprocess.run(["bash", CHECKER, "--std"], env=env, stdout=subprocess.PIPE,
+                         universal_newlines=True, check=True).stdout.strip()
+    # The checker runs once per mistake; it need not ask the compiler for the standard each time.
+    env["CXMAT_EXERCISE_STD"] = std
+
+    failures, tried = [], 0
+    with tempfile.TemporaryDirectory(prefix="cxmat_mistakes_") as tmp:
+        for d in exercise_dirs():
+            number = os.path.basename(d)[:2]
+            if args.numbers and number not in [n.zfill(2) for n in args.numbers]:
+                continue
+            try:
+                mistakes = read_mistakes(d)
+            except ValueError as e:
+                failures.append(str(e))
+                continue
+            if not mistakes:
+                failures.append("%s has no mistakes.txt" % os.path.basename(d))
+            with open(os.path.join(d, "solution.cpp"), encoding="utf-8") as f:
+                solution = f.read()
+            with open(os.path.join(d, "hint.txt"), encoding="utf-8") as f:
+                hint = f.readline().rstrip("\n")
+            caught = 0
+            for i, m in enumerate(mistakes, 1):
+                tried += 1
+                try:
+                    text = m.apply(solution)
+                except ValueError as e:
+                    failures.append(str(e))
+                    continue
+                path = os.path.join(tmp, "%s_mistake_%02d.cpp" % (number, i))
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(text)
+                run = subprocess.run(["bash", CHECKER, number, path], env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, universal_newlines=True, check=False)
+                out = run.stdout
+                if args.show:
+                    print("---- %s (%s)\n%s" % (m.title, m.where, out))
+                shown = out.split("The compiler says:\n", 1)[-1].split("\n\nHint", 1)[0].splitlines()
+                expect = m.expected(std)
+                problem = None
+                if run.returncode != 1 or "NOT YET: it does not compile" not in out:
+                    problem = "the checker did not say NOT YET for a compile error (exit %d)" % run.returncode
+                elif expect is None:
+                    problem = "no expect line for -std=%s" % std
+                elif not any(re.search(expect, l) for l in shown):
+                    problem = "no line shown matches %r" % expect
+                elif hint not in out:
+                    problem = "the hint is not printed"
+                if problem:
+                    failures.append("%s: %s (%s): %s\n%s" % (os.path.basename(d), m.title, m.where, problem,
+                                                            "\n".join("    " + l for l in out.splitlines())))
+                else:
+                    caught += 1
+            print("%s: %d of %d mistakes caught" % (os.path.basename(d), caught, len(mistakes)))
+    print("%d mistakes tried with %s (-std=%s), %d not caught as expected" % (tried, args.compiler, std, len(failures)))
+    for f in failures:
+        print("FAILED: " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
