@@ -18,6 +18,8 @@ The format of mistakes.txt (blank lines and lines starting with '#' between mist
     expect: a regular expression a line shown by the checker must match
     expect c++2c: the same, where the checker compiles with -std=c++2c (shape errors as sentences)
     expect c++20: the same, where it compiles with -std=c++20
+    at: a regular expression the line of the file the checker points to must match (default: for
+        a compile error, one of the lines the mistake changed; for a failed check, any line)
 
 One '- / +' group or several; `expect:` applies where no `expect <std>:` is given.
 """
@@ -41,16 +43,18 @@ class Mistake:
         self.where = where
         self.edits = []  # [(line removed, [lines added])]
         self.expect = {}  # std or "" -> regex
+        self.at = None  # a regex the source line shown must match, if not a line the mistake changed
 
     def apply(self, source):
-        lines = source.split("\n")
+        """The solution with the mistake, and the numbers (from 1) of the lines it changed."""
+        lines = [(l, False) for l in source.split("\n")]
         for old, new in self.edits:
-            hits = [i for i, l in enumerate(lines) if l == old]
+            hits = [i for i, (l, _) in enumerate(lines) if l == old]
             if len(hits) != 1:
                 raise ValueError("%s: the line %r occurs %d times in solution.cpp, not once"
                                  % (self.where, old, len(hits)))
-            lines[hits[0]:hits[0] + 1] = new
-        return "\n".join(lines)
+            lines[hits[0]:hits[0] + 1] = [(l, True) for l in new]
+        return "\n".join(l for l, _ in lines), {i + 1 for i, (_, changed) in enumerate(lines) if changed}
 
     def expected(self, std):
         return self.expect.get(std, self.expect.get(""))
@@ -78,6 +82,8 @@ def read_mistakes(exercise_dir):
                 if not mistakes[-1].edits:
                     raise ValueError("%s: a '+' line follows a '-' line" % where)
                 mistakes[-1].edits[-1][1].append(line[2:])
+            elif line.startswith("at: "):
+                mistakes[-1].at = line[4:]
             else:
                 m = re.match(r"^expect( c\+\+\w+)?: (.+)$", line)
                 if not m:
@@ -99,6 +105,8 @@ def main():
     parser.add_argument("--compiler", required=True)
     parser.add_argument("--flags", default="", help="extra compiler flags (the build's CMAKE_CXX_FLAGS)")
     parser.add_argument("--show", action="store_true", help="print what the checker showed for each mistake")
+    parser.add_argument("--save", metavar="DIR", help="also write the counts to DIR/mistakes.txt (for the learn "
+                        "page's check, exercises/gen_learn.py --checker-outputs DIR)")
     parser.add_argument("numbers", nargs="*", help="exercise numbers (default: all)")
     args = parser.parse_args()
 
@@ -109,7 +117,7 @@ def main():
     # The checker runs once per mistake; it need not ask the compiler for the standard each time.
     env["CXMAT_EXERCISE_STD"] = std
 
-    failures, tried = [], 0
+    failures, tried, summary = [], 0, []
     with tempfile.TemporaryDirectory(prefix="cxmat_mistakes_") as tmp:
         for d in exercise_dirs():
             number = os.path.basename(d)[:2]
@@ -130,7 +138,7 @@ def main():
             for i, m in enumerate(mistakes, 1):
                 tried += 1
                 try:
-                    text = m.apply(solution)
+                    text, changed = m.apply(solution)
                 except ValueError as e:
                     failures.append(str(e))
                     continue
@@ -142,7 +150,8 @@ def main():
                 out = run.stdout
                 if args.show:
                     print("---- %s (%s)\n%s" % (m.title, m.where, out))
-                shown = out.split("The compiler says:\n", 1)[-1].split("\n\nHint", 1)[0].splitlines()
+                # Every line the checker shows but the hint's (checked on its own below).
+                shown = re.sub(r"\nHint \(.*?\n\n", "\n", out, flags=re.S).splitlines()
                 expect = m.expected(std)
                 problem = None
                 if run.returncode != 1 or "NOT YET: it does not compile" not in out:
@@ -153,13 +162,33 @@ def main():
                     problem = "no line shown matches %r" % expect
                 elif hint not in out:
                     problem = "the hint is not printed"
+                else:
+                    # The checker leads to the student's line: "at <file>:<line>: <source line>", for
+                    # an error in the code (not a failed check) a line the mistake changed.
+                    at = re.search(r"^  at %s:(\d+): (.*)$" % re.escape(path), out, re.M)
+                    lines = text.split("\n")
+                    if not at:
+                        problem = "no line 'at %s:<line>: ...' shown" % path
+                    elif at.group(2) != lines[int(at.group(1)) - 1].strip():
+                        problem = "the source line shown is not line %s of the file" % at.group(1)
+                    elif m.at and not re.search(m.at, at.group(2)):
+                        problem = "the line shown, %s, does not match %r" % (at.group(1), m.at)
+                    elif not m.at and "static.assert" not in expect and int(at.group(1)) not in changed:
+                        problem = "the line shown, %s, is not one the mistake changed (%s)" % (
+                            at.group(1), ", ".join(map(str, sorted(changed))))
                 if problem:
                     failures.append("%s: %s (%s): %s\n%s" % (os.path.basename(d), m.title, m.where, problem,
                                                             "\n".join("    " + l for l in out.splitlines())))
                 else:
                     caught += 1
-            print("%s: %d of %d mistakes caught" % (os.path.basename(d), caught, len(mistakes)))
-    print("%d mistakes tried with %s (-std=%s), %d not caught as expected" % (tried, args.compiler, std, len(failures)))
+            summary.append("%s: %d of %d mistakes caught" % (os.path.basename(d), caught, len(mistakes)))
+            print(summary[-1])
+    summary.append("%d mistakes tried (-std=%s), %d not caught as expected" % (tried, std, len(failures)))
+    print(summary[-1].replace(" (", " with %s (" % args.compiler, 1))
+    if args.save:
+        os.makedirs(args.save, exist_ok=True)
+        with open(os.path.join(args.save, "mistakes.txt"), "w", encoding="utf-8") as f:
+            f.write("\n".join(summary) + "\n")
     for f in failures:
         print("FAILED: " + f)
     return 1 if failures else 0
