@@ -157,15 +157,30 @@ inline std::string short_number(double v, int digits = 3) {
   return f.format_compact(v);
 }
 
+// Labels for an axis of `count` entries: the labels when there is one per entry, none (so the
+// entries are numbered) when the count differs, after a line saying so: a missing label must not
+// leave the last rows numbered among labelled ones without a word.
+inline std::vector<std::string> labels_for_axis(std::ostream& os, std::string_view label,
+                                                const std::vector<std::string>& labels, std::size_t count,
+                                                const char* axis) {
+  if (labels.empty() || labels.size() == count) return labels;
+  os << label << ": error: " << labels.size() << ' ' << axis << " labels for " << count << ' ' << axis
+     << "s; one label per " << axis << " (or none): the " << axis << "s are numbered instead\n";
+  return {};
+}
+
 }  // namespace detail
 
 /// Draws an L x S matrix of weights as a heatmap under "label (shape):", one text row per query
 /// with its label on the left and the key labels above the columns (labels default to indices
-/// and are cut to the cell width), then a legend of the shades.
+/// and are cut to the cell width), then a legend of the shades. Labels are one per row (column)
+/// or none: another count is reported on a line of its own and the rows (columns) are numbered.
 template <class T, extent L, extent S>
 std::ostream& print_heatmap(std::ostream& os, std::string_view label, const matrix<T, L, S>& w,
-                            const std::vector<std::string>& row_labels = {},
-                            const std::vector<std::string>& col_labels = {}, const heatmap_options& opt = {}) {
+                            const std::vector<std::string>& given_row_labels = {},
+                            const std::vector<std::string>& given_col_labels = {}, const heatmap_options& opt = {}) {
+  const std::vector<std::string> row_labels = detail::labels_for_axis(os, label, given_row_labels, L.size, "row");
+  const std::vector<std::string> col_labels = detail::labels_for_axis(os, label, given_col_labels, S.size, "column");
   const heatmap_style style = resolve_heatmap_style(opt.style);
   std::size_t cell = opt.cell_width;
   if (cell == 0) {
