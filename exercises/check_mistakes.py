@@ -116,6 +116,8 @@ def main():
                          universal_newlines=True, check=True).stdout.strip()
     # The checker runs once per mistake; it need not ask the compiler for the standard each time.
     env["CXMAT_EXERCISE_STD"] = std
+    # Nor compile a failed check's values a second time: check_checker.sh tests that on the start files.
+    env["CXMAT_EXERCISE_VALUES"] = "0"
 
     failures, tried, summary = [], 0, []
     with tempfile.TemporaryDirectory(prefix="cxmat_mistakes_") as tmp:

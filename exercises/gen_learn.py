@@ -229,8 +229,10 @@ READING = """\
 
 `scripts/exercise.sh` starts with what is wrong and where: cxmat's sentence or the compiler's
 first error (a shape error's name with its rule's comment, or the words of the check that
-failed), then `at <your file>:<line>:` with that line of your file, then the exercise's hint, and
-last the compiler's lines that matter. A call to a `<cmath>` function such as `std::sqrt` or
+failed), then `at <your file>:<line>:` with that line of your file, then the exercise's hint,
+then, when a check `answers::close(yours, expected)` failed, both values (the checker compiles the
+file again without its checks, as a program that prints them), and last the compiler's lines that
+matter. A call to a `<cmath>` function such as `std::sqrt` or
 `std::exp` gets its own sentence: they are not constexpr in C++20 (g++ evaluates them as an
 extension, clang++ does not, so the checker refuses them on every compiler); use `cxmat::sqrt` and
 `cxmat::exp`. Two kinds of failure come up in the exercises:

@@ -146,6 +146,33 @@ student_line() {  # $1: the compiled file, $2: its name as shown; the compiler's
   echo "$2:$number: $text"
 }
 
+# A failed check answers::close(ACTUAL, EXPECTED) says only that it failed: the checker compiles
+# the file again without its checks, as a program that prints both (the values are constexpr,
+# so the compiler computed them; the program only prints them). $1: the file, $2: the line of
+# the check. Off with CXMAT_EXERCISE_VALUES=0 (the mistakes test, which would compile twice).
+show_values() {
+  local check actual expected tmp
+  [[ "${CXMAT_EXERCISE_VALUES:-1}" == 0 ]] && return 0
+  check="$(sed -n "$2,\$p" "$1" | awk '{ s = s $0 " " } /;[[:space:]]*$/ { print s; exit }')"
+  [[ "$check" =~ answers::close\(([A-Za-z_][A-Za-z_0-9]*),\ *(.*)\),\ *\" ]] || return 0
+  actual="${BASH_REMATCH[1]}"
+  expected="${BASH_REMATCH[2]}"
+  tmp="$(mktemp -d "${TMPDIR:-/tmp}/cxmat_values_XXXXXX")" || return 0
+  {
+    sed '/^\/\/ ---- The checks/,$d' "$1"
+    printf '#include <iostream>\n#include <cxmat/io/print.hpp>\nint main() {\n'
+    printf '  cxmat::print(std::cout, "expected", %s);\n' "$expected"
+    printf '  cxmat::print(std::cout, "%s (yours)", %s);\n}\n' "$actual" "$actual"
+  } >"$tmp/values.cpp"
+  if LC_ALL=C "$CXX" "-std=$(std_for)" -fno-builtin -w -I "$ROOT/include" -I "$EXERCISES" -I "$(dirname "$1")" \
+       "${extra[@]}" "$tmp/values.cpp" -o "$tmp/values" >/dev/null 2>&1; then
+    echo
+    echo "The values (the file compiled again without its checks, printing both):"
+    "$tmp/values" 2>&1 | head -n "$((4 * SHOWN))" | sed 's/^/  /'
+  fi
+  rm -rf "$tmp"
+}
+
 full=0
 case "${1:-}" in
   --full) full=1; shift ;;
@@ -253,6 +280,9 @@ where="$cmath_line"
 echo
 echo "Hint (${dir#"$ROOT"/}/hint.txt):"
 sed 's/^/  /' "$dir/hint.txt"
+if [[ "$where" =~ ^.*:([0-9]+):\ static_assert\(answers::close\( ]]; then
+  show_values "$file" "${BASH_REMATCH[1]}"
+fi
 echo
 echo "The compiler says:"
 if [[ $full -eq 1 ]]; then
