@@ -189,6 +189,12 @@ it computes the numbers too (`constexpr`), so a `static_assert` can check them. 
 5. Stuck? `bash scripts/exercise.sh --full NN` shows the whole output; `solution.cpp` is next to
    your file.
 
+Declare results with `constexpr auto` (`constexpr auto Q = X * Wq;`): the shape then follows
+from the product, and a shape mistake is reported by cxmat at the product. A declared shape that
+does not match (`constexpr cxmat::matrix<double, 3, 2> Q = X * Wq;` with a 2 x 3 product) is
+reported by C++ itself as a conversion error ("no viable conversion", "conversion from ... to
+non-scalar type"), not by a cxmat sentence.
+
 `CXX=clang++-19 bash scripts/exercise.sh NN` uses another compiler; `bash scripts/exercise.sh NN
 my_try.cpp` checks another file against exercise NN. Each exercise is one small change, and each
 builds on the one before. The numbers the checks compare with are computed without cxmat, by hand

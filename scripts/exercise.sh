@@ -118,16 +118,16 @@ headline() {  # the compiler's output on stdin
     cmath_sentence "$fn"
     return
   fi
-  line="$(printf '%s\n' "$out" | grep -m1 -E 'error: static assertion failed: ' | grep -E '/cxmat/[a-z_/]*plain_errors\.hpp:')"
-  if [[ -n "$line" ]]; then
-    echo "cxmat says: ${line#*static assertion failed: }"
-    return
-  fi
-  line="$(printf '%s\n' "$out" | grep -m1 -E ': (fatal )?error: ')"
-  if [[ "$line" =~ shape_error::([a-z_0-9]+)(<.*>)?\' ]]; then
+  line="$(printf '%s\n' "$out" | grep -m1 -E ': (fatal )?error: ')"  # the first error: the others may follow from it
+  if [[ "$line" =~ /cxmat/[a-z_/]*plain_errors\.hpp:.*error:\ static\ assertion\ failed:\ (.*)$ ]]; then
+    echo "cxmat says: ${BASH_REMATCH[1]}"
+  elif [[ "$line" =~ shape_error::([a-z_0-9]+)(<.*>)?\' ]]; then
     local rule="${BASH_REMATCH[1]}" args="${BASH_REMATCH[2]}" why
     why="$(printf '%s\n' "$out" | sed -nE "s#^ *([0-9]+ *\| *)?struct $rule;  // (.*)#\2#p" | head -n1)"
     echo "shape error: ${rule}${args}${why:+: $why}"
+  elif [[ "$line" =~ (no\ viable\ conversion\ from|error:\ conversion\ from)\ \'(cxmat::)?matrix\< ]]; then
+    # matrix<double, 3, 2> Q = X * W with a product of another shape: C++'s conversion error.
+    echo "the value's shape is not the declared one (a matrix declared with the wrong sizes or names): declare it constexpr auto, or fix its sizes"
   elif [[ "$line" =~ static\ assertion\ failed(\ due\ to\ requirement\ \'.*\')?:\ (.*)$ ]]; then
     echo "a check failed: ${BASH_REMATCH[2]}"
   else
