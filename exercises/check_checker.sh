@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Tests scripts/exercise.sh on one exercise, as a student runs it: on the start file it must say
-# NOT YET, show a line that matches the exercise's expect.txt, and print the hint; on the
+# NOT YET, show a line that matches the exercise's expect.txt, the line of the file it is about
+# ("at file:line:"), the values of a failed answers::close check, and print the hint; on the
 # solution it must say PASS without a warning (the checker compiles with the project's warning
 # flags); on the solution without its checks it must refuse.
 #   bash exercises/check_checker.sh [--save DIR] <exercise folder> <compiler> [extra flags]
@@ -35,6 +36,12 @@ if [[ "$(bash "$checker" --std)" == "c++2c" && -f "$dir/expect_plain.txt" ]]; th
 fi
 grep -qE -- "$(head -n1 "$expect")" <<<"$out" || fail "start.cpp: no line shown matches $(basename "$expect")"
 grep -qF -- "$(head -n1 "$dir/hint.txt")" <<<"$out" || fail "start.cpp: the hint is not printed"
+# It points to the student's line; a failed answers::close check shows expected and actual.
+grep -qE '^  at exercises/[0-9][0-9]_[a-z_0-9]+/start\.cpp:[0-9]+: ' <<<"$out" || fail "start.cpp: no 'at <file>:<line>:' shown"
+if grep -qE '^  at [^ ]*:[0-9]+: static_assert\(answers::close\(' <<<"$out"; then
+  grep -q '^The values (' <<<"$out" && grep -q '^  expected (' <<<"$out" && grep -q '^  [A-Za-z_0-9]* (yours) (' <<<"$out" ||
+    fail "start.cpp: a failed answers::close check, but the values are not shown"
+fi
 
 out="$(bash "$checker" "$number" "$dir/solution.cpp" 2>&1)"
 status=$?

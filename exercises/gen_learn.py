@@ -3,8 +3,10 @@
 runs, and checks that it is current.
 
 The page is the text below (the introduction, the names of the shapes, how to read an error),
-each exercise's README.md, and for each exercise and compiler what `scripts/exercise.sh` shows
-for the start file: the lines of the compiler's output that matter. "How to read an error" also
+each exercise's README.md, for each exercise and compiler what `scripts/exercise.sh` shows
+for the start file (what is wrong, where, and the lines of the compiler's output that matter), and
+for each compiler how many of the exercises' plausible wrong answers (mistakes.txt) the checker
+refused (exercises/check_mistakes.py). "How to read an error" also
 shows the compiler's whole output for three start files. Nothing on the page that a compiler
 printed is typed by hand.
 
@@ -92,6 +94,25 @@ class Exercise:
 # of library headers blanked): the gallery's.
 sys.path.insert(0, os.path.join(ROOT, "static_tests", "compile_fail"))
 from gen_shape_errors import normalize  # noqa: E402
+sys.path.insert(0, HERE)
+from check_mistakes import read_mistakes  # noqa: E402
+
+
+def mistake_counts(cxx, flags, saved=None):
+    """exercises/check_mistakes.py's counts for one compiler: run here, or read from `saved`, where
+    the test exercises.mistakes kept them (check_mistakes.py --save)."""
+    if saved:
+        try:
+            with open(os.path.join(saved, "mistakes.txt"), encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            sys.exit("no saved counts of the mistakes (%s): run the test exercises.mistakes first" % e)
+    else:
+        text = run([sys.executable, os.path.join(HERE, "check_mistakes.py"), "--compiler", cxx,
+                    "--flags", " ".join(flags)]).stdout
+        text = "\n".join(l for l in text.splitlines() if re.match(r"^(\d\d_\w+: |\d+ mistakes tried)", l))
+        text = re.sub(r" mistakes tried with \S+ \(", " mistakes tried (", text)
+    return text.rstrip("\n").splitlines()
 
 
 def checker_lines(cxx, flags, ex, saved=None):
@@ -110,15 +131,17 @@ def checker_lines(cxx, flags, ex, saved=None):
         text = result.stdout
         if result.returncode != 1:
             sys.exit("%s with %s: the checker exited with %d, not 1:\n%s" % (ex.stem, cxx, result.returncode, text))
-    if "The compiler says:" not in text:
+    if "NOT YET: it does not compile." not in text or "The compiler says:" not in text:
         sys.exit("%s with %s: the checker did not report a compile error:\n%s" % (ex.stem, cxx, text))
-    shown = text.split("The compiler says:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    # What the checker shows but its first line (which names the compiler's exact version) and
+    # the hint (the exercise's hint.txt).
+    shown = re.sub(r"\nHint \(.*?\n\n", "\n", text.split("\n", 1)[1], flags=re.S).rstrip("\n").splitlines()
     std = run(["bash", CHECKER, "--std"], {"CXX": cxx}).stdout.strip()
     expect = ex.expect_plain if std == "c++2c" else ex.expect
     if not any(re.search(expect, l) for l in shown):
         sys.exit("%s with %s: the lines shown do not match expect%s.txt (%s)"
                  % (ex.stem, cxx, "_plain" if std == "c++2c" else "", expect))
-    return [l[2:] if l.startswith("  ") else l for l in shown]
+    return shown
 
 
 def full_output(cxx, flags, ex):
@@ -166,6 +189,12 @@ it computes the numbers too (`constexpr`), so a `static_assert` can check them. 
 5. Stuck? `bash scripts/exercise.sh --full NN` shows the whole output; `solution.cpp` is next to
    your file.
 
+Declare results with `constexpr auto` (`constexpr auto Q = X * Wq;`): the shape then follows
+from the product, and a shape mistake is reported by cxmat at the product. A declared shape that
+does not match (`constexpr cxmat::matrix<double, 3, 2> Q = X * Wq;` with a 2 x 3 product) is
+reported by C++ itself as a conversion error ("no viable conversion", "conversion from ... to
+non-scalar type"), not by a cxmat sentence.
+
 `CXX=clang++-19 bash scripts/exercise.sh NN` uses another compiler; `bash scripts/exercise.sh NN
 my_try.cpp` checks another file against exercise NN. Each exercise is one small change, and each
 builds on the one before. The numbers the checks compare with are computed without cxmat, by hand
@@ -210,8 +239,15 @@ dimensions of the same size but different meaning never mix: `cxmat::shape_text(
 READING = """\
 ## How to read an error
 
-The compiler's first lines are what matters; `scripts/exercise.sh` shows those. Two kinds of
-failure come up in the exercises:
+`scripts/exercise.sh` starts with what is wrong and where: cxmat's sentence or the compiler's
+first error (a shape error's name with its rule's comment, or the words of the check that
+failed), then `at <your file>:<line>:` with that line of your file, then the exercise's hint,
+then, when a check `answers::close(yours, expected)` failed, both values (the checker compiles the
+file again without its checks, as a program that prints them), and last the compiler's lines that
+matter. A call to a `<cmath>` function such as `std::sqrt` or
+`std::exp` gets its own sentence: they are not constexpr in C++20 (g++ evaluates them as an
+extension, clang++ does not, so the checker refuses them on every compiler); use `cxmat::sqrt` and
+`cxmat::exp`. Two kinds of failure come up in the exercises:
 
 **A shape error** (exercises %(shape)s). The first line names the operation and the
 rule it breaks, `cxmat::shape_error::<operation>_<rule>`, followed by the dimensions involved as
@@ -302,7 +338,35 @@ def render(exercises, labels, blocks):
     out.append(TRAINED)
     out.append(blocks.get(TRAINED_KEY) or "<!-- begin output %s | %s -->\n**%s**: missing, run "
                "examples/sort_digits/check_learn.py with --update.\n<!-- end output -->\n" % (TRAINED_KEY + TRAINED_KEY[1:]))
+    out.append(TEACHERS)
+    out.append("| # | exercise | wrong answers tried |\n|---|---|---|")
+    for ex in exercises:
+        mistakes = read_mistakes(ex.path)
+        out.append("| %s | [%s](#%s) | %d: %s |" % (ex.number, ex.title, anchor(ex), len(mistakes),
+                                                  "; ".join(m.title.replace("|", "\\|") for m in mistakes)))
+    out.append("\nWhat the test showed, per compiler:\n")
+    for label in labels:
+        entry = blocks.get(("mistakes", label))
+        out.append(entry or "<!-- begin output mistakes | %s -->\n**%s**: missing, regenerate the page "
+                   "with this compiler.\n<!-- end output -->\n" % (label, label))
     return "\n".join(out)
+
+
+TEACHERS = """## For teachers: the wrong answers each exercise refuses
+
+An exercise that a wrong answer passes teaches the wrong thing. Each exercise comes with the
+wrong answers students plausibly write (`exercises/NN_name/mistakes.txt`: a change to the
+solution and the message the checker must then show): transposes on the wrong side, operands
+swapped, the scale forgotten, doubled or taken as √d_model, the softmax over the wrong axis,
+heads in the wrong order or stacked by rows, the wrong H, W_o not transposed, masks inverted,
+`std::` functions that are constexpr only as a GCC extension. The test `exercises.mistakes`
+(`exercises/check_mistakes.py`) applies each to the solution, runs `scripts/exercise.sh` on it
+and requires NOT YET, the listed message, the hint, and the line of the file the error is about
+(for an error in the code, a line the mistake changed). The inputs are chosen so that none
+passes by accident: Q·Kᵀ is not symmetric and no softmax saturates (exercise 14 takes worksheet
+000's X divided by 10 and reverses the first row of each W^K for that reason). To add a mistake,
+append it to the exercise's `mistakes.txt` (the format is in `check_mistakes.py`).
+"""
 
 
 def anchor(ex):
@@ -358,9 +422,12 @@ def main():
             continue
         jobs += [("short", ex, cxx, label) for ex in exercises]
         jobs += [("full", by_number[n], cxx, label) for n, _ in FULL_OUTPUTS]
+        jobs += [("mistakes", None, cxx, label)]
 
     def do(job):
         kind, ex, cxx, label = job
+        if kind == "mistakes":
+            return ("mistakes", label), block("mistakes", label, mistake_counts(cxx, flags, args.checker_outputs))
         if kind == "short":
             return (ex.stem, label), block(ex.stem, label, checker_lines(cxx, flags, ex, args.checker_outputs))
         shown, count = full_output(cxx, flags, ex)

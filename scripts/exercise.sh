@@ -78,8 +78,99 @@ lines_that_matter() {
            -e 's#^(struct [a-z_0-9]+;  //)#cxmat says: \1#' \
            -e 's#^cxmat/[a-z_/]*plain_errors\.hpp: error: static assertion failed: #cxmat says: #' |
     awk '!seen[$0]++' |
-    awk '/^cxmat says: / { print; next } { print substr($0, 1, 240) }' |
+    awk '/^cxmat says: / { print; next }
+         length($0) > 240 && match($0, /due to requirement \047.*\047: /) {
+           # clang++ quotes the condition before the message: shorten the condition, keep the message.
+           tail = substr($0, RSTART + RLENGTH - 3)
+           keep = 240 - length(tail) - RSTART - 20
+           if (keep < 40) keep = 40
+           print substr($0, 1, RSTART + 19 + keep) "..." tail
+           next
+         }
+         { print substr($0, 1, 240) }' |
     head -n "$SHOWN"
+}
+
+# A <cmath> function called where a constant is needed: its name (g++: "call to non-'constexpr'
+# function 'double sqrt(double)'", clang++: "non-constexpr function 'sqrt' cannot be used").
+# The checker compiles with -fno-builtin, so that g++ does not evaluate std::sqrt and std::exp
+# at compile time as an extension that clang++ does not have.
+CMATH='sqrt|exp|exp2|expm1|log|log2|log10|log1p|pow|sin|cos|tan|tanh|sinh|cosh|atan|atan2|erf|fabs|hypot|cbrt|floor|ceil|round|trunc|fmod|fma'
+non_constexpr_cmath() {
+  sed -nE -e "s/.*call to non-'constexpr' function '[^']*[ :]($CMATH)f?l?\(.*/\1/p" \
+          -e "s/.*non-constexpr function '([A-Za-z_0-9]+::)*($CMATH)f?l?' cannot be used.*/\2/p" | head -n1
+}
+cmath_sentence() {  # $1: the function's name
+  case "$1" in
+    sqrt|exp) echo "cxmat says: use cxmat::$1: std::$1 is not constexpr on every compiler (C++20 does not make <cmath> constexpr; g++ evaluates it as an extension, clang++ does not)." ;;
+    *) echo "cxmat says: std::$1 is not constexpr on every compiler (C++20 does not make <cmath> constexpr): cxmat::sqrt and cxmat::exp are, build on them." ;;
+  esac
+}
+
+# The first thing to read: cxmat's sentence (a shape error where it is a sentence, or the hint
+# for a <cmath> call), else the first error of the compiler's output: a shape error's name with
+# the comment of its declaration, or a failed check's message.
+headline() {  # the compiler's output on stdin
+  local out fn line
+  out="$(cat)"
+  fn="$(printf '%s\n' "$out" | non_constexpr_cmath)"
+  if [[ -n "$fn" ]]; then
+    cmath_sentence "$fn"
+    return
+  fi
+  line="$(printf '%s\n' "$out" | grep -m1 -E ': (fatal )?error: ')"  # the first error: the others may follow from it
+  if [[ "$line" =~ /cxmat/[a-z_/]*plain_errors\.hpp:.*error:\ static\ assertion\ failed:\ (.*)$ ]]; then
+    echo "cxmat says: ${BASH_REMATCH[1]}"
+  elif [[ "$line" =~ shape_error::([a-z_0-9]+)(<.*>)?\' ]]; then
+    local rule="${BASH_REMATCH[1]}" args="${BASH_REMATCH[2]}" why
+    why="$(printf '%s\n' "$out" | sed -nE "s#^ *([0-9]+ *\| *)?struct $rule;  // (.*)#\2#p" | head -n1)"
+    echo "shape error: ${rule}${args}${why:+: $why}"
+  elif [[ "$line" =~ (no\ viable\ conversion\ from|error:\ conversion\ from)\ \'(cxmat::)?matrix\< ]]; then
+    # matrix<double, 3, 2> Q = X * W with a product of another shape: C++'s conversion error.
+    echo "the value's shape is not the declared one (a matrix declared with the wrong sizes or names): declare it constexpr auto, or fix its sizes"
+  elif [[ "$line" =~ static\ assertion\ failed(\ due\ to\ requirement\ \'.*\')?:\ (.*)$ ]]; then
+    echo "a check failed: ${BASH_REMATCH[2]}"
+  else
+    printf '%s\n' "${line#*error: }"
+  fi
+}
+
+# Where in the student's file: the first line of the compiler's output that points into it
+# ("file:line:column: ..."), as "file:line: the source line".
+student_line() {  # $1: the compiled file, $2: its name as shown; the compiler's output on stdin
+  local at number text
+  at="$(awk -v f="$1:" 'index($0, f) == 1 { print substr($0, length(f) + 1); exit }')"
+  number="${at%%:*}"
+  [[ "$number" =~ ^[0-9]+$ ]] || return 0
+  text="$(sed -n "${number}p" "$1" | sed -E 's/^[[:space:]]+//')"
+  echo "$2:$number: $text"
+}
+
+# A failed check answers::close(ACTUAL, EXPECTED) says only that it failed: the checker compiles
+# the file again without its checks, as a program that prints both (the values are constexpr,
+# so the compiler computed them; the program only prints them). $1: the file, $2: the line of
+# the check. Off with CXMAT_EXERCISE_VALUES=0 (the mistakes test, which would compile twice).
+show_values() {
+  local check actual expected tmp
+  [[ "${CXMAT_EXERCISE_VALUES:-1}" == 0 ]] && return 0
+  check="$(sed -n "$2,\$p" "$1" | awk '{ s = s $0 " " } /;[[:space:]]*$/ { print s; exit }')"
+  [[ "$check" =~ answers::close\(([A-Za-z_][A-Za-z_0-9]*),\ *(.*)\),\ *\" ]] || return 0
+  actual="${BASH_REMATCH[1]}"
+  expected="${BASH_REMATCH[2]}"
+  tmp="$(mktemp -d "${TMPDIR:-/tmp}/cxmat_values_XXXXXX")" || return 0
+  {
+    sed '/^\/\/ ---- The checks/,$d' "$1"
+    printf '#include <iostream>\n#include <cxmat/io/print.hpp>\nint main() {\n'
+    printf '  cxmat::print(std::cout, "expected", %s);\n' "$expected"
+    printf '  cxmat::print(std::cout, "%s (yours)", %s);\n}\n' "$actual" "$actual"
+  } >"$tmp/values.cpp"
+  if LC_ALL=C "$CXX" "-std=$(std_for)" -fno-builtin -w -I "$ROOT/include" -I "$EXERCISES" -I "$(dirname "$1")" \
+       "${extra[@]}" "$tmp/values.cpp" -o "$tmp/values" >/dev/null 2>&1; then
+    echo
+    echo "The values (the file compiled again without its checks, printing both):"
+    "$tmp/values" 2>&1 | head -n "$((4 * SHOWN))" | sed 's/^/  /'
+  fi
+  rm -rf "$tmp"
 }
 
 full=0
@@ -130,9 +221,30 @@ fi
 
 # LC_ALL=C: plain ASCII quotes in the messages, the same on every machine.
 read -r -a extra <<<"${CXMAT_EXERCISE_FLAGS:-}"
-output="$(LC_ALL=C "$CXX" "-std=$(std_for)" -fsyntax-only -fdiagnostics-color=never \
+output="$(LC_ALL=C "$CXX" "-std=$(std_for)" -fsyntax-only -fno-builtin -fdiagnostics-color=never \
           -I "$ROOT/include" -I "$EXERCISES" "${WARNINGS[@]}" "${extra[@]}" "$file" 2>&1)"
 status=$?
+
+# A <cmath> call: named by the compiler's error, or found in the file (g++ evaluates
+# std::sqrt(float) at compile time even with -fno-builtin, so a file with it can compile with
+# g++ and not with clang++). The line shown is the call's, not where its value is used.
+cmath_fn="$(printf '%s\n' "$output" | non_constexpr_cmath)"
+cmath_in_file="$(sed -E 's#//.*##' "$file" | grep -oE "std::($CMATH)(f|l)? *\(" | head -n1 |
+                 sed -E 's/^std::([a-z0-9_]+) *\(/\1/; s/^(.*[^fl]|exp2|log2|fabs|log1p)(f|l)$/\1/')"
+cmath_line=""
+if [[ -n "${cmath_fn:-$cmath_in_file}" ]]; then
+  at_line="$(sed -E 's#//.*##' "$file" | grep -nE "std::${cmath_fn:-$cmath_in_file}(f|l)? *\(" | head -n1 | cut -d: -f1)"
+  [[ -n "$at_line" ]] && cmath_line="$shown_file:$at_line: $(sed -n "${at_line}p" "$file" | sed -E 's/^[[:space:]]+//')"
+fi
+if [[ $status -eq 0 && -n "$cmath_in_file" ]]; then
+  echo "NOT YET: it compiles with $CXX, but not with every compiler."
+  cmath_sentence "$cmath_in_file" | sed 's/^/  /'
+  [[ -n "$cmath_line" ]] && echo "  at $cmath_line"
+  echo
+  echo "Hint (${dir#"$ROOT"/}/hint.txt):"
+  sed 's/^/  /' "$dir/hint.txt"
+  exit 1
+fi
 
 if [[ $status -eq 0 ]]; then
   echo "PASS: it compiles, so every check in it holds."
@@ -154,14 +266,29 @@ if grep -q 'boost/hana' <<<"$output" && grep -q 'No such file' <<<"$output"; the
   exit 2
 fi
 
-echo "NOT YET: it does not compile. The compiler says:"
+# What went wrong, where, and the hint; then the compiler's own lines.
+echo "NOT YET: it does not compile."
+# A <cmath> call the compiler's error does not name (a note it cuts, or g++'s value of
+# std::sqrt(float) failing a check) comes first: it fails with some compiler in any case.
+if [[ -z "$cmath_fn" && -n "$cmath_in_file" ]]; then
+  cmath_sentence "$cmath_in_file" | sed 's/^/  /'
+fi
+printf '%s\n' "$output" | headline | sed 's/^/  /'
+where="$cmath_line"
+[[ -z "$where" ]] && where="$(printf '%s\n' "$output" | student_line "$file" "$shown_file")"
+[[ -n "$where" ]] && echo "  at $where"
+echo
+echo "Hint (${dir#"$ROOT"/}/hint.txt):"
+sed 's/^/  /' "$dir/hint.txt"
+if [[ "$where" =~ ^.*:([0-9]+):\ static_assert\(answers::close\( ]]; then
+  show_values "$file" "${BASH_REMATCH[1]}"
+fi
+echo
+echo "The compiler says:"
 if [[ $full -eq 1 ]]; then
   printf '%s\n' "$output"
 else
   printf '%s\n' "$output" | lines_that_matter | sed 's/^/  /'
   echo "  ($(printf '%s\n' "$output" | wc -l) lines in all: bash scripts/exercise.sh --full $((10#$number))${2:+ $2} shows them)"
 fi
-echo
-echo "Hint (${dir#"$ROOT"/}/hint.txt):"
-sed 's/^/  /' "$dir/hint.txt"
 exit 1

@@ -6,7 +6,7 @@
 // The running example (exercise 02): n = 3 tokens, d_model = 4, d_k = 2, d_v = 3.
 constexpr cxmat::matrix<double, 3, 4> X{{{1, 0, 1, 0}, {0, 2, 0, 2}, {1, 1, 1, 1}}};
 constexpr cxmat::matrix<double, 4, 2> Wq{{{0.5, 0}, {0, 0.5}, {0.5, 0}, {0, 0.5}}};
-constexpr cxmat::matrix<double, 4, 2> Wk{{{0, 0.5}, {0.5, 0}, {0, 0.5}, {0.5, 0}}};
+constexpr cxmat::matrix<double, 4, 2> Wk{{{0, 0.5}, {0.5, 0}, {0, 0.5}, {1, 0}}};
 constexpr cxmat::matrix<double, 4, 3> Wv{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}}};
 constexpr auto Q = X * Wq;  // n x d_k = 3 x 2
 constexpr auto K = X * Wk;  // n x d_k = 3 x 2

@@ -3,7 +3,8 @@
 
 #include "answers.hpp"
 
-// Worksheet 001: everything is 2 x 2, so only names tell the dimensions apart.
+// Worksheet 001 (W^K changed so that Q·Kᵀ is not symmetric): everything is 2 x 2, so only names
+// tell the dimensions apart.
 CXMAT_DIM(n, 2);        // tokens
 CXMAT_DIM(d_model, 2);  // numbers per token
 CXMAT_DIM(d_k, 2);      // width of queries and keys
@@ -11,7 +12,7 @@ CXMAT_DIM(d_v, 2);      // width of values
 
 constexpr cxmat::matrix<double, n, d_model> X{{{1, 2}, {3, 4}}};
 constexpr cxmat::matrix<double, d_model, d_k> Wq{{{1, 0}, {0, 1}}};
-constexpr cxmat::matrix<double, d_model, d_k> Wk{{{0, 1}, {1, 0}}};
+constexpr cxmat::matrix<double, d_model, d_k> Wk{{{0, 1}, {0.5, 0}}};
 constexpr cxmat::matrix<double, d_model, d_v> Wv{{{1, 0}, {0, -1}}};
 constexpr auto Q = X * Wq;  // n x d_k
 constexpr auto K = X * Wk;  // n x d_k

@@ -3,15 +3,16 @@
 
 #include "answers.hpp"
 
-// Worksheet 001: n = d_model = 2 and two heads with d_k = d_v = 2.
+// Worksheet 001 (the W^K changed so that Q·Kᵀ is not symmetric): n = d_model = 2 and two heads
+// with d_k = d_v = 2.
 constexpr cxmat::matrix<double, 2, 2> X{{{1, 2}, {3, 4}}};
 // Head 0.
 constexpr cxmat::matrix<double, 2, 2> W0q{{{1, 0}, {0, 1}}};
-constexpr cxmat::matrix<double, 2, 2> W0k{{{0, 1}, {1, 0}}};
+constexpr cxmat::matrix<double, 2, 2> W0k{{{0, 1}, {0.5, 0}}};
 constexpr cxmat::matrix<double, 2, 2> W0v{{{1, 0}, {0, -1}}};
 // Head 1.
 constexpr cxmat::matrix<double, 2, 2> W1q{{{0, 1}, {1, 0}}};
-constexpr cxmat::matrix<double, 2, 2> W1k{{{1, 0}, {0, 1}}};
+constexpr cxmat::matrix<double, 2, 2> W1k{{{0.5, 0}, {0, 2}}};
 constexpr cxmat::matrix<double, 2, 2> W1v{{{0, 1}, {-1, 0}}};
 
 // One projection per Q, K, V for both heads: d_model x (H·d_k), head h in column block h.

@@ -13,7 +13,7 @@ CXMAT_DIM(d_v, 2);   // width of values
 constexpr cxmat::matrix<double, L, d_q> Xq{{{1, 0}, {0, 1}}};
 constexpr cxmat::matrix<double, S, d_kv> Xkv{{{1, 0, 1, 0}, {0, 2, 0, 2}, {1, 1, 1, 1}}};
 constexpr cxmat::matrix<double, d_q, d_k> Wq{{{1, 0}, {0, 1}}};
-constexpr cxmat::matrix<double, d_kv, d_k> Wk{{{0, 0.5}, {0.5, 0}, {0, 0.5}, {0.5, 0}}};
+constexpr cxmat::matrix<double, d_kv, d_k> Wk{{{0, 0.5}, {0.5, 0}, {0, 0.5}, {1, 0}}};
 constexpr cxmat::matrix<double, d_kv, d_v> Wv{{{1, 0}, {0, 1}, {1, 0}, {0, 1}}};
 
 // Queries from the decoder (Xq); keys and values from the encoder (Xkv).

@@ -3,15 +3,16 @@
 
 #include "answers.hpp"
 
-// "Thinking Machine": n = 2 tokens of d_model = 4 numbers.
-constexpr cxmat::matrix<double, 2, 4> X{{{1, 2, 3, 4}, {5, 6, 7, 8}}};
+// "Thinking Machine": n = 2 tokens of d_model = 4 numbers (the worksheet's X / 10, and the first row
+// of each W^K reversed, so that the softmax does not saturate and Q·Kᵀ is not symmetric).
+constexpr cxmat::matrix<double, 2, 4> X{{{0.1, 0.2, 0.3, 0.4}, {0.5, 0.6, 0.7, 0.8}}};
 // Head 0: d_model x d_k = 4 x 3.
 constexpr cxmat::matrix<double, 4, 3> W0q{{{0.1, 0.2, 0.3}, {0.4, 0.5, 0.6}, {0.7, 0.8, 0.9}, {1.0, 1.1, 1.2}}};
-constexpr cxmat::matrix<double, 4, 3> W0k{{{0.3, 0.2, 0.1}, {0.6, 0.5, 0.4}, {0.9, 0.8, 0.7}, {1.2, 1.1, 1.0}}};
+constexpr cxmat::matrix<double, 4, 3> W0k{{{0.1, 0.2, 0.3}, {0.6, 0.5, 0.4}, {0.9, 0.8, 0.7}, {1.2, 1.1, 1.0}}};
 constexpr cxmat::matrix<double, 4, 3> W0v{{{0.7, 0.8, 0.9}, {0.4, 0.5, 0.6}, {0.1, 0.2, 0.3}, {1.3, 1.4, 1.5}}};
 // Head 1.
 constexpr cxmat::matrix<double, 4, 3> W1q{{{0.2, 0.3, 0.4}, {0.5, 0.6, 0.7}, {0.8, 0.9, 1.0}, {1.1, 1.2, 1.3}}};
-constexpr cxmat::matrix<double, 4, 3> W1k{{{0.4, 0.3, 0.2}, {0.7, 0.6, 0.5}, {1.0, 0.9, 0.8}, {1.3, 1.2, 1.1}}};
+constexpr cxmat::matrix<double, 4, 3> W1k{{{0.2, 0.3, 0.4}, {0.7, 0.6, 0.5}, {1.0, 0.9, 0.8}, {1.3, 1.2, 1.1}}};
 constexpr cxmat::matrix<double, 4, 3> W1v{{{0.9, 1.0, 1.1}, {0.6, 0.7, 0.8}, {0.3, 0.4, 0.5}, {1.4, 1.5, 1.6}}};
 // W_o: (H·d_v) x d_model = 6 x 4.
 constexpr cxmat::matrix<double, 6, 4> Wo{{{0.1, 0.2, 0.3, 0.4},

@@ -49,7 +49,7 @@ def emit(exercise, name, m, why):
 # The running example of exercises 01-05 and 11: n = 3 tokens, d_model = 4, d_k = 2, d_v = 3.
 X = a([[1, 0, 1, 0], [0, 2, 0, 2], [1, 1, 1, 1]])
 Wq = a([[.5, 0], [0, .5], [.5, 0], [0, .5]])
-Wk = a([[0, .5], [.5, 0], [0, .5], [.5, 0]])
+Wk = a([[0, .5], [.5, 0], [0, .5], [1, 0]])
 Wv = a([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]])
 Q, K, V = X @ Wq, X @ Wk, X @ Wv
 emit(3, "scaled", Q @ K.T / rm.sqrt(2), "Q·Kᵀ/√d_k with d_k = 2")
@@ -62,8 +62,8 @@ emit(11, "Z", Zc, "causal attention of the running example")
 
 # Worksheet 001: X 2 x 2, two heads of 2 x 2 projections, W_o 4 x 2 (exercises 06-09).
 X1 = a([[1, 2], [3, 4]])
-heads = [(a([[1, 0], [0, 1]]), a([[0, 1], [1, 0]]), a([[1, 0], [0, -1]])),
-         (a([[0, 1], [1, 0]]), a([[1, 0], [0, 1]]), a([[0, 1], [-1, 0]]))]
+heads = [(a([[1, 0], [0, 1]]), a([[0, 1], [.5, 0]]), a([[1, 0], [0, -1]])),
+         (a([[0, 1], [1, 0]]), a([[.5, 0], [0, 2]]), a([[0, 1], [-1, 0]]))]
 Wo1 = a([[1, 0], [0, 1], [-1, 0], [0, -1]])
 Zs = [attention(X1 @ wq, X1 @ wk, X1 @ wv)[0] for wq, wk, wv in heads]
 emit(6, "Z0", Zs[0], "worksheet 001, head 0: softmax(Q·Kᵀ/√2)·V")
@@ -103,11 +103,11 @@ for h in range(4):
 emit(13, "Z", np.concatenate(outs, axis=1), "the 4 query heads side by side, n x (H·d_v) = 2 x 4")
 
 # Worksheet 000: X 2 x 4, two heads of 4 x 3 projections, W_o 6 x 4 (exercise 14).
-X0 = a([[1, 2, 3, 4], [5, 6, 7, 8]])
+X0 = a([[.1, .2, .3, .4], [.5, .6, .7, .8]])
 WQ = [a([[.1, .2, .3], [.4, .5, .6], [.7, .8, .9], [1.0, 1.1, 1.2]]),
       a([[.2, .3, .4], [.5, .6, .7], [.8, .9, 1.0], [1.1, 1.2, 1.3]])]
-WK = [a([[.3, .2, .1], [.6, .5, .4], [.9, .8, .7], [1.2, 1.1, 1.0]]),
-      a([[.4, .3, .2], [.7, .6, .5], [1.0, .9, .8], [1.3, 1.2, 1.1]])]
+WK = [a([[.1, .2, .3], [.6, .5, .4], [.9, .8, .7], [1.2, 1.1, 1.0]]),
+      a([[.2, .3, .4], [.7, .6, .5], [1.0, .9, .8], [1.3, 1.2, 1.1]])]
 WV = [a([[.7, .8, .9], [.4, .5, .6], [.1, .2, .3], [1.3, 1.4, 1.5]]),
       a([[.9, 1.0, 1.1], [.6, .7, .8], [.3, .4, .5], [1.4, 1.5, 1.6]])]
 Wo0 = a([[.1, .2, .3, .4], [.5, .6, .7, .8], [.9, 1.0, 1.1, 1.2],
@@ -213,10 +213,12 @@ def render():
            "/// True when a and b have the same shape and every pair of elements agrees within 1e-9",
            "/// relative (or 1e-12 absolute, for values near zero).",
            "/// A shape mismatch (sizes or names) is false rather than a compile error, so that a check",
-           "/// reports the mistake in its own words.",
+           "/// reports the mistake in its own words (and only once: the shapes are compared here, before",
+           "/// approx_equal, whose shape error is a hard error where shape errors are sentences).",
            "template <class A, class B>",
            "constexpr bool close(const A& a, const B& b) {",
-           "  if constexpr (requires { cxmat::approx_equal(a, b, 1e-9, 1e-12); }) {",
+           "  if constexpr (cxmat::compatible_extents<A::row_extent, B::row_extent> &&",
+           "                cxmat::compatible_extents<A::col_extent, B::col_extent>) {",
            "    return cxmat::approx_equal(a, b, 1e-9, 1e-12);",
            "  } else {",
            "    return false;",

@@ -64,12 +64,24 @@ TEST_CASE("terminal heatmaps, plain and Unicode", "[io][heatmap]") {
   opt.cell_width = 2;
   std::ostringstream blocks;
   cxmat::print_heatmap(blocks, "w", w, {}, {}, opt);
+  // 9 levels of eighth blocks: level floor(9 t), so 0.45 and 0.55 are both level 4 (4.05, 4.95).
   CHECK(blocks.str() ==
         "w (2 x 2):\n"
         "    0  1\n"
         "0  \u2588\u2588   \n"
-        "1  \u2592\u2592 \u2592\u2592\n"
-        "   scale: [ ]>=0 [\u2591]>=0.2 [\u2592]>=0.4 [\u2593]>=0.6 [\u2588]>=0.8\n");
+        "1  \u2584\u2584 \u2584\u2584\n"
+        "   scale: [ ]>=0 [\u2581]>=0.111 [\u2582]>=0.222 [\u2583]>=0.333 [\u2584]>=0.444 [\u2585]>=0.556"
+        " [\u2586]>=0.667 [\u2587]>=0.778 [\u2588]>=0.889\n");
+  // 3 labels for 2 rows: said, and the rows numbered (not "a", "bc" and a silent index).
+  std::ostringstream wrong_count;
+  cxmat::print_heatmap(wrong_count, "w", w, {"a", "bc", "d"}, {}, opt);
+  CHECK(wrong_count.str().rfind("w: error: 3 row labels for 2 rows; one label per row (or none): the rows are "
+                                "numbered instead\nw (2 x 2):\n    0  1\n0  ",
+                                0) == 0);
+  // Weights 0.08 apart get different shades (levels 1 and 2: 9 x 0.20 = 1.8, 9 x 0.28 = 2.52).
+  std::ostringstream close_weights;
+  cxmat::print_heatmap(close_weights, "v", matrix<double, 1, 2>{{{0.20, 0.28}}}, {}, {}, opt);
+  CHECK(close_weights.str().find("0  \u2581\u2581 \u2582\u2582\n") != std::string::npos);
   opt.style = heatmap_style::ansi256;
   std::ostringstream colours;
   cxmat::print_heatmap(colours, "w", w, {}, {}, opt);

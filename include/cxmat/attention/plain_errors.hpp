@@ -63,8 +63,14 @@ constexpr sentence wo_fits_heads() noexcept {
   sentence s = must_equal_sentence<WoRows, ConcatCols>("multi-head attention: ", "W_o's rows",
                                                        "the columns of the concatenated heads",
                                                        " (Concat(heads) is n x H·d_v, W_o is H·d_v x d_model).");
-  if constexpr (ConcatCols::size == WoRows::size) {
-    s.put(" The sizes agree: if d_model = H·d_v, state it with CXMAT_DIM_EQUALS.");
+  if constexpr (ConcatCols::size == WoRows::size && could_be_one_dimension<ConcatCols, WoRows>) {
+    // Only the names differ, and they could be one dimension: but a square W_o passed transposed
+    // (d_model x H·d_v) looks the same, and stating the equality would hide it.
+    s.put(
+        " The sizes agree but the names differ: if W_o is d_model x H·d_v (PyTorch's out_proj.weight),"
+        " pass transpose(W_o); only if d_model = H·d_v is one dimension, state it with CXMAT_DIM_EQUALS.");
+  } else if constexpr (ConcatCols::size == WoRows::size) {
+    s.put(" The sizes agree but the names differ: is W_o transposed?");
   } else {
     s.put(" Is W_o transposed?");
   }

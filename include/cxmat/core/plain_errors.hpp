@@ -107,7 +107,15 @@ template <class A, class B>
 inline constexpr bool names_only_differ =
     A::size == B::size&& is_named<A>&& is_named<B> && !std::is_same_v<typename A::name_type, typename B::name_type>;
 
-/// The hint for two dimensions of one size with different names.
+// Whether two dimension names could plausibly denote one dimension: a product or quotient of
+// names against a name (2*d_v and d_model), not two plain names (d_k and n: a mistake, such as
+// a missing transpose, far more often than one dimension under two names).
+template <class A, class B>
+inline constexpr bool could_be_one_dimension =
+    name_writer<typename A::name_type>::compound != name_writer<typename B::name_type>::compound;
+
+/// The hint for two dimensions of one size with different names: CXMAT_DIM_EQUALS only where the
+/// names could be one dimension, else what the mistake usually is.
 template <class A, class B>
 constexpr void put_name_hint(sentence& s) noexcept {
   if constexpr (names_only_differ<A, B>) {
@@ -115,9 +123,14 @@ constexpr void put_name_hint(sentence& s) noexcept {
     name_writer<typename A::name_type>::write(s);
     s.put(" and ");
     name_writer<typename B::name_type>::write(s);
-    s.put(
-        " are different dimensions; if they are one, rename with with_dims<R, C>(m)"
-        " or state it with CXMAT_DIM_EQUALS.");
+    if constexpr (could_be_one_dimension<A, B>) {
+      // A square W_o given transposed has these names too: the transpose is checked first.
+      s.put(
+          " are different dimensions: is an operand transposed? Only if they are one dimension,"
+          " rename with with_dims<R, C>(m) or state it with CXMAT_DIM_EQUALS.");
+    } else {
+      s.put(" are different dimensions: look for a missing transpose or operands in the wrong order.");
+    }
   }
 }
 

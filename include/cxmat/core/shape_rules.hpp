@@ -92,7 +92,7 @@ concept BatchSizesMatch = compatible_extents<B1, B2>;
 /// numbers. The compiler quotes the `struct` line under the error, so its comment is a hint.
 namespace shape_error {
 template <class ACols, class BRows>
-struct matmul_a_cols_must_equal_b_rows;  // a is R x K, b is K x C. Q·Kᵀ is matmul(Q, transpose(K))
+struct matmul_a_cols_must_equal_b_rows;  // a is R x K, b is K x C. Q·Kᵀ: matmul(Q, transpose(K)); X·W: W is d_model x d
 template <class ARows, class ACols, class BRows, class BCols>
 struct elementwise_shapes_must_match;  // a + b, a - b, a == b: same rows, same cols (and names)
 template <class... Rows>

@@ -1,4 +1,4 @@
-// Attention weights as heatmaps: in a terminal (ASCII, Unicode shading blocks or 256 colours)
+// Attention weights as heatmaps: in a terminal (ASCII, Unicode eighth blocks or 256 colours)
 // and as an SVG picture (one panel per head, labelled axes, a colour scale). Hosted builds only.
 #pragma once
 
@@ -24,7 +24,7 @@ enum class heatmap_style {
   automatic,
   /// ASCII shades " .:-=+*#%@" (10 levels): any terminal, any file.
   plain,
-  /// Unicode shading blocks " ░▒▓█" (5 levels), no colour.
+  /// Unicode eighth blocks " ▁▂▃▄▅▆▇█" (9 levels: bars of 0 to 8 eighths), no colour.
   unicode,
   /// Background colours of the 256-colour palette, following the viridis scale of the SVG.
   ansi256,
@@ -118,7 +118,10 @@ inline std::size_t shade_level(double t, std::size_t levels) noexcept {
 }
 
 inline constexpr const char* plain_shades[] = {" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"};
-inline constexpr const char* unicode_shades[] = {" ", "\u2591", "\u2592", "\u2593", "\u2588"};
+// The lower eighth blocks U+2581..U+2588: 9 levels, so that weights 0.1 apart differ (with the
+// 5 shading blocks " ░▒▓█" 0.20 and 0.28 looked alike).
+inline constexpr const char* unicode_shades[] = {" ",      "\u2581", "\u2582", "\u2583", "\u2584",
+                                                 "\u2585", "\u2586", "\u2587", "\u2588"};
 
 // The nearest colour of the 6 x 6 x 6 cube of the 256-colour palette (indices 16..231).
 inline int ansi256_index(rgb c) noexcept {
@@ -154,15 +157,30 @@ inline std::string short_number(double v, int digits = 3) {
   return f.format_compact(v);
 }
 
+// Labels for an axis of `count` entries: the labels when there is one per entry, none (so the
+// entries are numbered) when the count differs, after a line saying so: a missing label must not
+// leave the last rows numbered among labelled ones without a word.
+inline std::vector<std::string> labels_for_axis(std::ostream& os, std::string_view label,
+                                                const std::vector<std::string>& labels, std::size_t count,
+                                                const char* axis) {
+  if (labels.empty() || labels.size() == count) return labels;
+  os << label << ": error: " << labels.size() << ' ' << axis << " labels for " << count << ' ' << axis
+     << "s; one label per " << axis << " (or none): the " << axis << "s are numbered instead\n";
+  return {};
+}
+
 }  // namespace detail
 
 /// Draws an L x S matrix of weights as a heatmap under "label (shape):", one text row per query
 /// with its label on the left and the key labels above the columns (labels default to indices
-/// and are cut to the cell width), then a legend of the shades.
+/// and are cut to the cell width), then a legend of the shades. Labels are one per row (column)
+/// or none: another count is reported on a line of its own and the rows (columns) are numbered.
 template <class T, extent L, extent S>
 std::ostream& print_heatmap(std::ostream& os, std::string_view label, const matrix<T, L, S>& w,
-                            const std::vector<std::string>& row_labels = {},
-                            const std::vector<std::string>& col_labels = {}, const heatmap_options& opt = {}) {
+                            const std::vector<std::string>& given_row_labels = {},
+                            const std::vector<std::string>& given_col_labels = {}, const heatmap_options& opt = {}) {
+  const std::vector<std::string> row_labels = detail::labels_for_axis(os, label, given_row_labels, L.size, "row");
+  const std::vector<std::string> col_labels = detail::labels_for_axis(os, label, given_col_labels, S.size, "column");
   const heatmap_style style = resolve_heatmap_style(opt.style);
   std::size_t cell = opt.cell_width;
   if (cell == 0) {
@@ -178,7 +196,7 @@ std::ostream& print_heatmap(std::ostream& os, std::string_view label, const matr
   os << label << " (" << shape_of(w) << "):\n" << std::string(label_width + 1, ' ');
   for (std::size_t j = 0; j < S.size; ++j) os << ' ' << detail::fitted(detail::label_or_index(col_labels, j), cell);
   os << '\n';
-  const std::size_t levels = style == heatmap_style::plain ? 10 : 5;
+  const std::size_t levels = style == heatmap_style::plain ? 10 : 9;
   for (std::size_t i = 0; i < L.size; ++i) {
     os << detail::fitted_left(detail::label_or_index(row_labels, i), label_width) << " ";
     for (std::size_t j = 0; j < S.size; ++j) {
