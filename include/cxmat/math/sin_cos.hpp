@@ -50,7 +50,7 @@ CXMAT_DETAIL_IEEE_FN constexpr trig_reduced trig_reduce_large(std::uint64_t m, i
   // 32(k - 2) + 1 ... 32(k - 2) + 32.
   const int start = e - 2 + 64;  // (first bit - 1) + 64 >= 0
   const int k0 = start / 32, sh = start % 32;
-  std::uint32_t w[8]{};
+  std::uint32_t w[8];  // every element written below (no zero fill: no memset call on small targets)
   for (int j = 0; j < 8; ++j) {
     const auto idx = static_cast<unsigned>(k0 + j);
     const std::uint64_t pair = (std::uint64_t{two_over_pi_bits[idx]} << 32) | two_over_pi_bits[idx + 1];
@@ -59,7 +59,7 @@ CXMAT_DETAIL_IEEE_FN constexpr trig_reduced trig_reduce_large(std::uint64_t m, i
   // The low 256 bits of m * window: a fixed-point number in [0, 4) with 254 fraction bits
   // (|x| 2/pi mod 4). r[0] is the least significant word.
   const std::uint64_t m0 = m & 0xffffffffu, m1 = m >> 32;
-  std::uint32_t r[8]{};
+  std::uint32_t r[8];  // every element written by the first loop
   std::uint64_t carry = 0;
   for (int p = 0; p < 8; ++p) {
     const std::uint64_t v = m0 * w[7 - p] + carry;
