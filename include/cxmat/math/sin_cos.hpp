@@ -6,10 +6,11 @@
 // r = |x| - q pi/2 with pi/2 in three 33-bit parts and a tail (Cody and Waite; each q * part is
 // exact). For larger |x|, Payne and Hanek: the bits of 2/pi that matter for |x| = m 2^e (a
 // 256-bit window chosen by e) are multiplied by the integer m exactly, which gives q and the
-// fraction r/(pi/2) to more than 120 bits for every double and every x87 long double. Then
-// sin r and cos r by their Taylor polynomials (degrees 17 and 18: truncation below 2^-62 on
-// |r| <= pi/4), with the low part of r as a first-order correction. float uses the double
-// kernels and rounds their double-double once. No libm call.
+// fraction r/(pi/2) to more than 120 bits (190 fraction bits, and no double comes within 2^-62
+// of a multiple of pi/2). Then sin r and cos r by their Taylor polynomials (degrees 17 and 18:
+// truncation below 2^-62 on |r| <= pi/4), their two leading terms formed exactly and the low
+// part of r entering to second order. float uses the double kernels and rounds their
+// double-double once. No libm call.
 
 #include <bit>
 #include <concepts>
