@@ -114,6 +114,31 @@ void sqrt_float_cxmat(benchmark::State& s) {
       s, [](float x) { return cxmat::sqrt(x); }, 0, 1e6);
 }
 
+// log, tanh, erf, sin, cos against glibc, double and float, over ranges a transformer uses
+// (activations in [-5, 5], positions' angles up to 1000, log of positive values).
+#define CXMAT_SPEED_PAIR(name, T, lo, hi)               \
+  void name##_##T##_std(benchmark::State& s) {          \
+    map_bench<T>(                                       \
+        s, [](T x) { return std::name(x); }, lo, hi);   \
+  }                                                     \
+  void name##_##T##_cxmat(benchmark::State& s) {        \
+    map_bench<T>(                                       \
+        s, [](T x) { return cxmat::name(x); }, lo, hi); \
+  }                                                     \
+  BENCHMARK(name##_##T##_std);                          \
+  BENCHMARK(name##_##T##_cxmat);
+CXMAT_SPEED_PAIR(log, double, 0.001, 1000)
+CXMAT_SPEED_PAIR(tanh, double, -5, 5)
+CXMAT_SPEED_PAIR(erf, double, -5, 5)
+CXMAT_SPEED_PAIR(sin, double, -1000, 1000)
+CXMAT_SPEED_PAIR(cos, double, -1000, 1000)
+CXMAT_SPEED_PAIR(log, float, 0.001f, 1000)
+CXMAT_SPEED_PAIR(tanh, float, -5, 5)
+CXMAT_SPEED_PAIR(erf, float, -5, 5)
+CXMAT_SPEED_PAIR(sin, float, -1000, 1000)
+CXMAT_SPEED_PAIR(cos, float, -1000, 1000)
+#undef CXMAT_SPEED_PAIR
+
 }  // namespace
 
 BENCHMARK(exp_double_std);

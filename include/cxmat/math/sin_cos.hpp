@@ -6,10 +6,11 @@
 // r = |x| - q pi/2 with pi/2 in three 33-bit parts and a tail (Cody and Waite; each q * part is
 // exact). For larger |x|, Payne and Hanek: the bits of 2/pi that matter for |x| = m 2^e (a
 // 256-bit window chosen by e) are multiplied by the integer m exactly, which gives q and the
-// fraction r/(pi/2) to more than 120 bits for every double and every x87 long double. Then
-// sin r and cos r by their Taylor polynomials (degrees 17 and 18: truncation below 2^-62 on
-// |r| <= pi/4), with the low part of r as a first-order correction. float uses the double
-// kernels and rounds their double-double once. No libm call.
+// fraction r/(pi/2) to more than 120 bits (190 fraction bits, and no double comes within 2^-62
+// of a multiple of pi/2). Then sin r and cos r by their Taylor polynomials (degrees 17 and 18:
+// truncation below 2^-62 on |r| <= pi/4), their two leading terms formed exactly and the low
+// part of r entering to second order. float uses the double kernels and rounds their
+// double-double once. No libm call.
 
 #include <bit>
 #include <concepts>
@@ -50,7 +51,7 @@ CXMAT_DETAIL_IEEE_FN constexpr trig_reduced trig_reduce_large(std::uint64_t m, i
   // 32(k - 2) + 1 ... 32(k - 2) + 32.
   const int start = e - 2 + 64;  // (first bit - 1) + 64 >= 0
   const int k0 = start / 32, sh = start % 32;
-  std::uint32_t w[8]{};
+  std::uint32_t w[8];  // every element written below (no zero fill: no memset call on small targets)
   for (int j = 0; j < 8; ++j) {
     const auto idx = static_cast<unsigned>(k0 + j);
     const std::uint64_t pair = (std::uint64_t{two_over_pi_bits[idx]} << 32) | two_over_pi_bits[idx + 1];
@@ -59,7 +60,7 @@ CXMAT_DETAIL_IEEE_FN constexpr trig_reduced trig_reduce_large(std::uint64_t m, i
   // The low 256 bits of m * window: a fixed-point number in [0, 4) with 254 fraction bits
   // (|x| 2/pi mod 4). r[0] is the least significant word.
   const std::uint64_t m0 = m & 0xffffffffu, m1 = m >> 32;
-  std::uint32_t r[8]{};
+  std::uint32_t r[8];  // every element written by the first loop
   std::uint64_t carry = 0;
   for (int p = 0; p < 8; ++p) {
     const std::uint64_t v = m0 * w[7 - p] + carry;
