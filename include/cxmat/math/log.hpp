@@ -38,6 +38,8 @@ constexpr T log_of_negative() noexcept {
 // (the low part of an x87 significand; 0 for double).
 CXMAT_DETAIL_IEEE_FN constexpr dd log_kernel(int e, double m_hi, double m_lo) noexcept {
   CXMAT_DETAIL_STRICT_FP
+  // Rounds half up a non-negative value (truncation after + 0.5 is right for it).
+  // NOLINTNEXTLINE(bugprone-incorrect-roundings)
   const int j = static_cast<int>(m_hi * 64 + 0.5);
   const double c = j * 0x1p-6, d_hi = m_hi - c,  // exact: |m - c| <= 2^-7 and both multiples of 2^-53
       d = d_hi + m_lo, d_lo = CXMAT_DETAIL_TWO_SUM_LO(d_hi, m_lo, d), den = m_hi + c,

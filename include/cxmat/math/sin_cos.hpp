@@ -114,6 +114,8 @@ CXMAT_DETAIL_IEEE_FN constexpr trig_reduced trig_reduce_large(std::uint64_t m, i
 CXMAT_DETAIL_IEEE_FN constexpr trig_reduced trig_reduce(double ax) noexcept {
   CXMAT_DETAIL_STRICT_FP
   if (ax < 0x1p20) {
+    // Rounds half up a non-negative value (truncation after + 0.5 is right for it).
+    // NOLINTNEXTLINE(bugprone-incorrect-roundings)
     const double fn = static_cast<double>(static_cast<std::int64_t>(CXMAT_DETAIL_MAD(ax, trig_inv_pio2, 0.5)));
     return {static_cast<unsigned>(static_cast<std::int64_t>(fn)) & 3u,
             trig_reduce_rest(fn, CXMAT_DETAIL_MAD(-fn, trig_pio2_1, ax), 0.0)};
@@ -203,6 +205,8 @@ CXMAT_DETAIL_IEEE_FN constexpr long double sin_cos_long(long double x, bool cosi
   const L ax = x < 0 ? -x : x;
   trig_reduced t{};
   if (ax < 0x1p20L) {
+    // Rounds half up a non-negative value (truncation after + 0.5 is right for it).
+    // NOLINTNEXTLINE(bugprone-incorrect-roundings)
     const double fn =
         static_cast<double>(static_cast<std::int64_t>(CXMAT_DETAIL_MAD(static_cast<double>(ax), trig_inv_pio2, 0.5)));
     const L a = ax - static_cast<L>(fn) * static_cast<L>(trig_pio2_1);  // exact

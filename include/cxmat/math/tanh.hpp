@@ -31,6 +31,8 @@ namespace detail {
 // double_double.hpp, each x_lo the low part of x.
 CXMAT_DETAIL_IEEE_FN constexpr dd tanh_positive(double ax) noexcept {
   CXMAT_DETAIL_STRICT_FP
+  // Rounds half up a non-negative value (truncation after + 0.5 is right for it).
+  // NOLINTNEXTLINE(bugprone-incorrect-roundings)
   const double y = 2 * ax, kd = static_cast<double>(static_cast<std::int64_t>(CXMAT_DETAIL_MAD(y, exp_inv_ln2_n, 0.5))),
                a = CXMAT_DETAIL_MAD(kd, exp_neg_ln2_hi_n, y),  // exact
       pl = kd * exp_neg_ln2_lo_n, pl_lo = CXMAT_DETAIL_TWO_PROD_LO(kd, exp_neg_ln2_lo_n, pl), r = a + pl,
