@@ -39,7 +39,7 @@ grep -qF -- "$(head -n1 "$dir/hint.txt")" <<<"$out" || fail "start.cpp: the hint
 # It points to the student's line; a failed answers::close check shows expected and actual.
 grep -qE '^  at exercises/[0-9][0-9]_[a-z_0-9]+/start\.cpp:[0-9]+: ' <<<"$out" || fail "start.cpp: no 'at <file>:<line>:' shown"
 if grep -qE '^  at [^ ]*:[0-9]+: static_assert\(answers::close\(' <<<"$out"; then
-  grep -q '^The values (' <<<"$out" && grep -q '^  expected (' <<<"$out" && grep -q '^  [A-Za-z_0-9]* (yours) (' <<<"$out" ||
+  grep -q '^The values (' <<<"$out" && grep -q '^  expected (' <<<"$out" && grep -q '^  .* (yours) (' <<<"$out" ||
     fail "start.cpp: a failed answers::close check, but the values are not shown"
 fi
 

@@ -154,15 +154,27 @@ show_values() {
   local check actual expected tmp
   [[ "${CXMAT_EXERCISE_VALUES:-1}" == 0 ]] && return 0
   check="$(sed -n "$2,\$p" "$1" | awk '{ s = s $0 " " } /;[[:space:]]*$/ { print s; exit }')"
-  [[ "$check" =~ answers::close\(([A-Za-z_][A-Za-z_0-9]*),\ *(.*)\),\ *\" ]] || return 0
-  actual="${BASH_REMATCH[1]}"
-  expected="${BASH_REMATCH[2]}"
+  # The two arguments of answers::close(...): split at its first comma outside parentheses and
+  # braces, so either may be an expression (rotate_half(Q), X * W).
+  local args
+  args="$(printf '%s' "${check#*answers::close(}" | awk '{
+    depth = 0; cut = 0
+    for (i = 1; i <= length($0); ++i) {
+      c = substr($0, i, 1)
+      if (c == "(" || c == "{" || c == "<") ++depth
+      else if (c == ")" || c == "}" || c == ">") { if (depth == 0) { print substr($0, 1, cut - 1) "\n" substr($0, cut + 1, i - cut - 1); exit } --depth }
+      else if (c == "," && depth == 0 && cut == 0) cut = i
+    }
+  }')"
+  actual="$(printf '%s\n' "$args" | sed -n 1p | sed -E 's/^[[:space:]]+|[[:space:]]+$//g')"
+  expected="$(printf '%s\n' "$args" | sed -n 2p | sed -E 's/^[[:space:]]+|[[:space:]]+$//g')"
+  [[ -n "$actual" && -n "$expected" ]] || return 0
   tmp="$(mktemp -d "${TMPDIR:-/tmp}/cxmat_values_XXXXXX")" || return 0
   {
     sed '/^\/\/ ---- The checks/,$d' "$1"
     printf '#include <iostream>\n#include <cxmat/io/print.hpp>\nint main() {\n'
     printf '  cxmat::print(std::cout, "expected", %s);\n' "$expected"
-    printf '  cxmat::print(std::cout, "%s (yours)", %s);\n}\n' "$actual" "$actual"
+    printf '  cxmat::print(std::cout, "%s (yours)", %s);\n}\n' "${actual//\"/\\\"}" "$actual"
   } >"$tmp/values.cpp"
   if LC_ALL=C "$CXX" "-std=$(std_for)" -fno-builtin -w -I "$ROOT/include" -I "$EXERCISES" -I "$(dirname "$1")" \
        "${extra[@]}" "$tmp/values.cpp" -o "$tmp/values" >/dev/null 2>&1; then
