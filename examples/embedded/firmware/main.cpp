@@ -14,7 +14,7 @@
 #include <cxmat/core/matrix.hpp>
 
 #include "layers.hpp"
-#if CXMAT_EMBEDDED_STEP >= 5
+#if CXMAT_EMBEDDED_STEP == 5 || CXMAT_EMBEDDED_STEP == 6
 #include "layers_q8.hpp"
 #endif
 
@@ -25,6 +25,7 @@
 #define CXMAT_STEP_WORKSHEET_004 4
 #define CXMAT_STEP_Q8_SELF 5
 #define CXMAT_STEP_Q8_WORKSHEET_004 6
+#define CXMAT_STEP_ENCODER_LAYER 7
 #if !defined(CXMAT_EMBEDDED_STEP)
 #define CXMAT_EMBEDDED_STEP CXMAT_STEP_SELF
 #endif
@@ -43,6 +44,8 @@ using layer = layers::worksheet_004;
 using layer = layers::q8_self_attention;
 #elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_Q8_WORKSHEET_004
 using layer = layers::q8_worksheet_004;
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_ENCODER_LAYER
+using layer = layers::encoder_layer;
 #else
 #error "unknown CXMAT_EMBEDDED_STEP"
 #endif
