@@ -17,6 +17,11 @@
 #ifndef CXMAT_BENCH_LAYERS
 #define CXMAT_BENCH_LAYERS 1
 #endif
+// With one layer, CXMAT_BENCH_PART = 1, 2 or 3 evaluates one of its parts instead (run.py's
+// breakdown): the self-attention, the feed-forward, one LayerNorm.
+#ifndef CXMAT_BENCH_PART
+#define CXMAT_BENCH_PART 0
+#endif
 
 namespace cxmat_bench {
 
@@ -47,7 +52,14 @@ inline constexpr auto X_enc = random_matrix<n, d_model>(7);
 
 #if CXMAT_BENCH_LAYERS == 1
 inline constexpr layer_type layer = make_layer<0>();
-#ifndef CXMAT_BENCH_INPUTS_ONLY
+#if defined(CXMAT_BENCH_INPUTS_ONLY)
+#elif CXMAT_BENCH_PART == 1  // the self-attention sublayer alone (projections with biases, heads, W_o)
+constexpr auto y = layer.self_attn(X_enc);
+#elif CXMAT_BENCH_PART == 2  // the feed-forward sublayer alone (d_model -> d_ff, ReLU, d_ff -> d_model)
+constexpr auto y = layer.feed_forward(X_enc);
+#elif CXMAT_BENCH_PART == 3  // one LayerNorm
+constexpr auto y = layer.norm1(X_enc);
+#else
 constexpr auto y = layer(X_enc);
 #endif
 #elif CXMAT_BENCH_LAYERS == 2

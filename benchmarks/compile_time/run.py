@@ -50,6 +50,8 @@ ENCODERS = [
     ("2-layer encoder with final norm", 16, 32, 4, 128, 2),
 ]
 
+ENCODER_PARTS = ["self-attention `self_attn(x)`", "feed-forward `feed_forward(x)`", "one LayerNorm `norm1(x)`"]
+
 
 def encoder_flags(n, dm, h, dff, layers):
     return [f"-DCXMAT_BENCH_D={dm}", f"-DCXMAT_BENCH_HEADS={h}", f"-DCXMAT_BENCH_DFF={dff}",
@@ -356,9 +358,24 @@ def run_encoders(args, bench, compilers, math_kind, tree):
             r = bench.measure(cxx, "encoder.cpp", n, flags)
             need = bench.bisect(cxx, fam, "encoder.cpp", n, flags) if cxx in bisect_set else None
             base = bench.measure(cxx, "encoder.cpp", n, [*flags, "-DCXMAT_BENCH_INPUTS_ONLY"])
+            base["needs"] = bench.bisect(cxx, fam, "encoder.cpp", n, [*flags, "-DCXMAT_BENCH_INPUTS_ONLY"]) \
+                if cxx in bisect_set else None
             rows.append((what, n, dm, h, dff, layers, cxx, fam, r, need, base))
             print(f"[{time.time() - started:6.0f} s] {what} {cxx}: {'holds' if r['ok'] else r['limit']} "
                   f"{r['seconds']:.2f} s {r['mb']:.0f} MB; needs {need}; weights alone {base['seconds']:.2f} s", flush=True)
+    # Where one layer's cost goes: its parts, each alone in one constant expression, on the
+    # compilers whose counts are bisected (--bisect-compilers).
+    parts = {}
+    one = ENCODERS[0]
+    for cxx, fam, _ in compilers:
+        if args.no_bisect or cxx not in args.bisect_compilers.split(","):
+            continue
+        for i, part in enumerate(ENCODER_PARTS, start=1):
+            parts[(cxx, part)] = bench.bisect(cxx, fam, "encoder.cpp", one[1],
+                                              [*encoder_flags(*one[1:]), f"-DCXMAT_BENCH_PART={i}"])
+            print(f"[{time.time() - started:6.0f} s] {one[0]} {cxx}: {part} needs {parts[(cxx, part)]}", flush=True)
+    with open(os.path.join(bench.build, "encoder_results.json"), "w") as f:
+        json.dump({"rows": rows, "parts": {f"{c}|{p}": v for (c, p), v in parts.items()}}, f, indent=1, default=str)
     L = ["# Compile-time cost of transformer encoder layers\n",
          "Written by `benchmarks/compile_time/run.py --encoder` (see docs/compile_time.md for the method). "
          "Do not edit by hand; re-run the script.\n",
@@ -377,16 +394,39 @@ def run_encoders(args, bench, compilers, math_kind, tree):
              "input, or `transformer_encoder<that layer, 2>` with its final norm: one constant "
              "expression (encoder.cpp). 'needs' is the bisected limit at which it still evaluates "
              f"(within {args.bisect_precision * 100:.1f} %), 'share' that of the default limit; "
-             "'weights alone s' is the compile time of the same file without the layer.\n")
+             "'weights alone' is the same file without the layer (its needs: generating the weights, "
+             "which is a separate constant expression; its compile time).\n")
     L.append("| encoder | n | d_model | H | d_ff | compiler | holds | seconds | MB | needs | share of default | "
-             "weights alone s | load |")
-    L.append("|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|")
+             "weights alone needs | weights alone s | load |")
+    L.append("|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for what, n, dm, h, dff, layers, cxx, fam, r, need, base in rows:
         unit = " steps" if fam == "clang" else " ops"
         share = f"{100 * need / DEFAULT_LIMITS[fam][1]:.1f} %" if need else "—"
         L.append(f"| {what} | {n} | {dm} | {h} | {dff} | {cxx} | {'yes' if r['ok'] else '**no** ' + str(r['limit'])} | "
                  f"{fmt_s(r['seconds'])} | {fmt_mb(r['mb'])} | {fmt_count(need) + unit if need else '—'} | {share} | "
-                 f"{fmt_s(base['seconds'])} | {r['load']:.1f} |")
+                 f"{fmt_count(base['needs']) + unit if base['needs'] else '—'} | {fmt_s(base['seconds'])} | {r['load']:.1f} |")
+    if parts:
+        L.append("")
+        L.append(f"### Where the cost goes: the parts of the {one[0]} (n = {one[1]}, d_model = {one[2]}, "
+                 f"H = {one[3]}, d_ff = {one[4]})\n")
+        L.append("Each part alone in one constant expression (encoder.cpp with CXMAT_BENCH_PART), on the "
+                 "layer's input; shares are of the whole layer's needs. The layer is the self-attention, "
+                 "the feed-forward, two LayerNorms and two residual additions. A file's needs are those of "
+                 "its costliest constant expression: a part that needs no more than the weights alone "
+                 "(table above) costs at most that, shown as ≤.\n")
+        bis = sorted({c for c, _ in parts}, key=lambda c: [x[0] for x in compilers].index(c))
+        L.append("| part |" + "".join(f" {c} needs | share |" for c in bis))
+        L.append("|---|" + "---:|---:|" * len(bis))
+        whole = {r[6]: r[9] for r in rows if r[0] == one[0]}
+        weights = {r[6]: r[10]["needs"] for r in rows if r[0] == one[0]}
+        for part in ENCODER_PARTS:
+            row = f"| {part} |"
+            for c in bis:
+                v = parts[(c, part)]
+                w = weights.get(c) or 0
+                le = "≤ " if v and v <= w * (1 + 2 * args.bisect_precision) else ""
+                row += f" {le}{fmt_count(v)} | {le}{100 * v / whole[c]:.0f} % |" if v and whole.get(c) else " — | — |"
+            L.append(row)
     text = "\n".join(L) + "\n"
     for cxx, _, _ in compilers:
         text = text.replace(cxx, os.path.basename(cxx))
