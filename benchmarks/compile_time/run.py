@@ -43,6 +43,21 @@ PIECES = [
     ("piece_exp.cpp", "H·n·n calls of cxmat::exp (the layer's exp calls)", lambda h: 1),
 ]
 
+# Transformer encoders (encoder.cpp; --encoder): (what, n, d_model, H, d_ff, layers). Each is one
+# constant expression; the same file with CXMAT_BENCH_INPUTS_ONLY has the weights and no layer.
+ENCODERS = [
+    ("one encoder layer", 32, 64, 8, 256, 1),
+    ("2-layer encoder with final norm", 16, 32, 4, 128, 2),
+]
+
+ENCODER_PARTS = ["self-attention `self_attn(x)`", "feed-forward `feed_forward(x)`", "one LayerNorm `norm1(x)`"]
+
+
+def encoder_flags(n, dm, h, dff, layers):
+    return [f"-DCXMAT_BENCH_D={dm}", f"-DCXMAT_BENCH_HEADS={h}", f"-DCXMAT_BENCH_DFF={dff}",
+            f"-DCXMAT_BENCH_LAYERS={layers}"]
+
+
 # Other attention forms (path.cpp, CXMAT_BENCH_PATH = index), each a whole layer's worth of
 # attention at the piece size: a form whose constant path misses the cheap kernels is an outlier.
 PATHS = [
@@ -92,11 +107,15 @@ class Bench:
 
     def command(self, cxx, src, n, extra=(), obj=None):
         obj = obj or os.path.join(self.build, "out.o")
+        heads = self.args.heads
+        if any(e.startswith("-DCXMAT_BENCH_HEADS=") for e in extra):  # an encoder's own H
+            heads = None
         cmd = [cxx, "-std=c++20", "-O2", *WARNINGS]
         for inc in self.pre_includes:
             cmd += ["-I", inc]
-        cmd += ["-I", self.include, f"-DCXMAT_BENCH_N={n}", f"-DCXMAT_BENCH_HEADS={self.args.heads}",
-                *extra, "-c", os.path.join(HERE, src), "-o", obj]
+        cmd += ["-I", self.include, f"-DCXMAT_BENCH_N={n}"]
+        cmd += [f"-DCXMAT_BENCH_HEADS={heads}"] if heads else []
+        cmd += [*extra, "-c", os.path.join(HERE, src), "-o", obj]
         return cmd
 
     def compile_once(self, cxx, src, n, extra=(), obj=None):
@@ -231,6 +250,9 @@ def main():
                     help="include DIR ahead of the repository (DIR/cxmat/math.hpp replaces cxmat's)")
     ap.add_argument("--build-dir", help="where objects, traces and results.json go (default: a temp dir)")
     ap.add_argument("--output", default=os.path.join(HERE, "results.md"))
+    ap.add_argument("--encoder", action="store_true",
+                    help="measure only the transformer encoders (encoder.cpp) and write --encoder-output")
+    ap.add_argument("--encoder-output", default=os.path.join(HERE, "encoder_results.md"))
     ap.add_argument("--timeout", type=int, default=600, help="seconds per compile")
     args = ap.parse_args()
 
@@ -252,6 +274,9 @@ def main():
     math_kind = "stub (--stub-math; exp is a throwaway slow loop, numbers are not final)" \
         if args.stub_math else "include/cxmat/math.hpp of the work tree"
 
+    if args.encoder:
+        run_encoders(args, bench, compilers, math_kind, tree)
+        return
     ok, _, _, err = bench.compile_once(compilers[0][0], "layer.cpp", 8)
     if not ok:
         sys.exit(f"layer.cpp does not compile at n = 8 with {compilers[0][0]}:\n{err}")
@@ -318,6 +343,96 @@ def main():
         json.dump({"args": vars(args), "results": results}, f, indent=1, default=str)
     write_report(args, compilers, sizes, results, math_kind, tree, time.time() - started)
     log(f"wrote {args.output}; raw numbers in {os.path.join(bench.build, 'results.json')}")
+
+
+def run_encoders(args, bench, compilers, math_kind, tree):
+    """Holds / seconds / MB of each encoder on every compiler under default limits, and (for
+    --bisect-compilers, and clang++-14 too) the steps or operations it needs; the same file with
+    the weights alone (CXMAT_BENCH_INPUTS_ONLY) is the baseline of the compile time."""
+    started = time.time()
+    rows = []
+    bisect_set = set() if args.no_bisect else set(args.bisect_compilers.split(",")) | {"clang++-14"}
+    for what, n, dm, h, dff, layers in ENCODERS:
+        flags = encoder_flags(n, dm, h, dff, layers)
+        for cxx, fam, _ in compilers:
+            r = bench.measure(cxx, "encoder.cpp", n, flags)
+            need = bench.bisect(cxx, fam, "encoder.cpp", n, flags) if cxx in bisect_set else None
+            base = bench.measure(cxx, "encoder.cpp", n, [*flags, "-DCXMAT_BENCH_INPUTS_ONLY"])
+            base["needs"] = bench.bisect(cxx, fam, "encoder.cpp", n, [*flags, "-DCXMAT_BENCH_INPUTS_ONLY"]) \
+                if cxx in bisect_set else None
+            rows.append((what, n, dm, h, dff, layers, cxx, fam, r, need, base))
+            print(f"[{time.time() - started:6.0f} s] {what} {cxx}: {'holds' if r['ok'] else r['limit']} "
+                  f"{r['seconds']:.2f} s {r['mb']:.0f} MB; needs {need}; weights alone {base['seconds']:.2f} s", flush=True)
+    # Where one layer's cost goes: its parts, each alone in one constant expression, on the
+    # compilers whose counts are bisected (--bisect-compilers).
+    parts = {}
+    one = ENCODERS[0]
+    for cxx, fam, _ in compilers:
+        if args.no_bisect or cxx not in args.bisect_compilers.split(","):
+            continue
+        for i, part in enumerate(ENCODER_PARTS, start=1):
+            parts[(cxx, part)] = bench.bisect(cxx, fam, "encoder.cpp", one[1],
+                                              [*encoder_flags(*one[1:]), f"-DCXMAT_BENCH_PART={i}"])
+            print(f"[{time.time() - started:6.0f} s] {one[0]} {cxx}: {part} needs {parts[(cxx, part)]}", flush=True)
+    with open(os.path.join(bench.build, "encoder_results.json"), "w") as f:
+        json.dump({"rows": rows, "parts": {f"{c}|{p}": v for (c, p), v in parts.items()}}, f, indent=1, default=str)
+    L = ["# Compile-time cost of transformer encoder layers\n",
+         "Written by `benchmarks/compile_time/run.py --encoder` (see docs/compile_time.md for the method). "
+         "Do not edit by hand; re-run the script.\n",
+         f"- date: {time.strftime('%Y-%m-%d %H:%M')} UTC{time.strftime('%z')}; {os.cpu_count()} cores, "
+         f"{platform.machine()}; script run took {(time.time() - started) / 60:.1f} min",
+         f"- headers: {tree} (copied at the start of the run and measured as copied)",
+         f"- math: {math_kind}",
+         "- flags: `-std=c++20 -O2 -c` and the project's warnings; default constexpr limits "
+         "(Clang `-fconstexpr-steps` 1048576, GCC `-fconstexpr-ops-limit` 2^25)",
+         f"- each time and memory figure is the median of {args.repeat} runs, one compile at a time, "
+         "on a shared machine (1-minute load average shown); counts do not depend on load"]
+    for cxx, _, version in compilers:
+        L.append(f"- `{cxx}`: {version}")
+    L.append("")
+    L.append("`encoder_layer<double, d_model, H, d_ff>` (ReLU, post-norm) called on an n x d_model "
+             "input, or `transformer_encoder<that layer, 2>` with its final norm: one constant "
+             "expression (encoder.cpp). 'needs' is the bisected limit at which it still evaluates "
+             f"(within {args.bisect_precision * 100:.1f} %), 'share' that of the default limit; "
+             "'weights alone' is the same file without the layer (its needs: generating the weights, "
+             "which is a separate constant expression; its compile time).\n")
+    L.append("| encoder | n | d_model | H | d_ff | compiler | holds | seconds | MB | needs | share of default | "
+             "weights alone needs | weights alone s | load |")
+    L.append("|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for what, n, dm, h, dff, layers, cxx, fam, r, need, base in rows:
+        unit = " steps" if fam == "clang" else " ops"
+        share = f"{100 * need / DEFAULT_LIMITS[fam][1]:.1f} %" if need else "—"
+        L.append(f"| {what} | {n} | {dm} | {h} | {dff} | {cxx} | {'yes' if r['ok'] else '**no** ' + str(r['limit'])} | "
+                 f"{fmt_s(r['seconds'])} | {fmt_mb(r['mb'])} | {fmt_count(need) + unit if need else '—'} | {share} | "
+                 f"{fmt_count(base['needs']) + unit if base['needs'] else '—'} | {fmt_s(base['seconds'])} | {r['load']:.1f} |")
+    if parts:
+        L.append("")
+        L.append(f"### Where the cost goes: the parts of the {one[0]} (n = {one[1]}, d_model = {one[2]}, "
+                 f"H = {one[3]}, d_ff = {one[4]})\n")
+        L.append("Each part alone in one constant expression (encoder.cpp with CXMAT_BENCH_PART), on the "
+                 "layer's input; shares are of the whole layer's needs. The layer is the self-attention, "
+                 "the feed-forward, two LayerNorms and two residual additions. A file's needs are those of "
+                 "its costliest constant expression: a part that needs no more than the weights alone "
+                 "(table above) costs at most that, shown as ≤.\n")
+        bis = sorted({c for c, _ in parts}, key=lambda c: [x[0] for x in compilers].index(c))
+        L.append("| part |" + "".join(f" {c} needs | share |" for c in bis))
+        L.append("|---|" + "---:|---:|" * len(bis))
+        whole = {r[6]: r[9] for r in rows if r[0] == one[0]}
+        weights = {r[6]: r[10]["needs"] for r in rows if r[0] == one[0]}
+        for part in ENCODER_PARTS:
+            row = f"| {part} |"
+            for c in bis:
+                v = parts[(c, part)]
+                w = weights.get(c) or 0
+                le = "≤ " if v and v <= w * (1 + 2 * args.bisect_precision) else ""
+                row += f" {le}{fmt_count(v)} | {le}{100 * v / whole[c]:.0f} % |" if v and whole.get(c) else " — | — |"
+            L.append(row)
+    text = "\n".join(L) + "\n"
+    for cxx, _, _ in compilers:
+        text = text.replace(cxx, os.path.basename(cxx))
+    with open(args.encoder_output, "w") as f:
+        f.write(text)
+    print(f"wrote {args.encoder_output}", flush=True)
 
 
 def write_report(args, compilers, sizes, results, math_kind, tree, elapsed):

@@ -50,6 +50,19 @@ def main() -> None:
         print(f"| {scalar} | {shape}, {heads} | {c_ns / 1000:.2f} µs | {e_ns / 1000:.2f} µs "
               f"| **{ratio:.2f}** | {cv.get(name, 0):.2f} | {separate} |")
 
+    encoders = sorted((k for k in paired if k.startswith("encoder/paired/")), key=by_type_and_size)
+    if encoders:
+        print("\nTransformer encoder layer (`encoder_layer`, ReLU, post-norm), paired and separate as above.\n")
+        print("| scalar | n x d_model, H, d_ff | cxmat | Eigen | **cxmat / Eigen (paired)** | cv | separate |")
+        print("|---|---|---:|---:|---:|---:|---:|")
+    for name in encoders:
+        _, _, scalar, shape, heads, dff = name.split("/")
+        ratio, c_ns, e_ns = paired[name]
+        own, eigen = name.replace("/paired/", "/cxmat/"), name.replace("/paired/", "/eigen/")
+        separate = f"{median[own] / median[eigen]:.2f}" if own in median and eigen in median else "—"
+        print(f"| {scalar} | {shape}, {heads}, {dff[1:]} | {c_ns / 1000:.2f} µs | {e_ns / 1000:.2f} µs "
+              f"| **{ratio:.2f}** | {cv.get(name, 0):.2f} | {separate} |")
+
     print("\n| softmax_rows | n x n | cxmat | loop over std::exp | time cxmat / loop |")
     print("|---|---|---:|---:|---:|")
     for name in sorted((k for k in median if k.startswith("softmax_rows/cxmat/")), key=by_type_and_size):

@@ -125,9 +125,55 @@ table<T> heads(const table<T>& q, const table<T>& k, const table<T>& v, std::siz
   return out;
 }
 
+// a + b, with b one row added to every row of a (a bias) or a matrix of a's shape (a residual).
+template <class T>
+table<T> plus(table<T> a, const table<T>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    for (std::size_t j = 0; j < a[i].size(); ++j) a[i][j] += b[b.size() == 1 ? 0 : i][j];
+  }
+  return a;
+}
+
+// LayerNorm of each row: (x - mean) / sqrt(biased variance + eps) * gamma + beta.
+template <class A, class T = typename A::type>
+table<T> layer_norm(table<T> a, const table<T>& gamma, const table<T>& beta, T eps, A& arith) {
+  for (auto& r : a) {
+    const T d = static_cast<T>(r.size());
+    T sum = 0, squares = 0;
+    for (const std::size_t j : arith.order(r.size())) sum += r[j];
+    const T mean = sum / d;
+    for (const std::size_t j : arith.order(r.size())) squares += (r[j] - mean) * (r[j] - mean);
+    const T root = std::sqrt(squares / d + eps);
+    for (std::size_t j = 0; j < r.size(); ++j) r[j] = (r[j] - mean) / root * gamma[0][j] + beta[0][j];
+  }
+  return a;
+}
+
+// nn.TransformerEncoderLayer, post-norm, ReLU: h = LN1(x + MHA(x)); y = LN2(h + W2 relu(W1 h + b1) + b2).
+template <class A, class T = typename A::type>
+table<T> encoder(const table<T>& x, A& arith) {
+  const auto& L = layers::encoder_layer::layer;
+  const auto& at = L.self_attn;
+  const table<T> q = plus(product(x, to_table<T>(at.w_q), arith), to_table<T>(at.b_q));
+  const table<T> k = plus(product(x, to_table<T>(at.w_k), arith), to_table<T>(at.b_k));
+  const table<T> v = plus(product(x, to_table<T>(at.w_v), arith), to_table<T>(at.b_v));
+  const table<T> attn =
+      plus(product(heads(q, k, v, model::heads, arith), to_table<T>(at.w_o), arith), to_table<T>(at.b_o));
+  const table<T> h = layer_norm(plus(x, attn), to_table<T>(L.norm1.weight), to_table<T>(L.norm1.bias),
+                                static_cast<T>(L.norm1.eps), arith);
+  table<T> f = plus(product(h, to_table<T>(L.linear1.weight), arith), to_table<T>(L.linear1.bias));
+  for (auto& r : f) {
+    for (T& e : r) e = e > T(0) ? e : T(0);
+  }
+  f = plus(product(f, to_table<T>(L.linear2.weight), arith), to_table<T>(L.linear2.bias));
+  return layer_norm(plus(h, f), to_table<T>(L.norm2.weight), to_table<T>(L.norm2.bias), static_cast<T>(L.norm2.eps),
+                    arith);
+}
+
 template <class A, class T = typename A::type>
 table<T> formula(const std::string& name, const table<T>& x, A& arith) {
   if (name == "baseline") return x;
+  if (name == "encoder_layer") return encoder(x, arith);
   if (name == "self_attention") {
     return product(heads(product(x, to_table<T>(model::wq), arith), product(x, to_table<T>(model::wk), arith),
                          product(x, to_table<T>(model::wv), arith), model::heads, arith),
@@ -336,6 +382,7 @@ int main(int argc, char** argv) {
   if (wanted == layers::cross_attention::name) return check<layers::cross_attention>(fw);
   if (wanted == layers::cross_attention_folded::name) return check<layers::cross_attention_folded>(fw);
   if (wanted == layers::worksheet_004::name) return check<layers::worksheet_004>(fw);
+  if (wanted == layers::encoder_layer::name) return check<layers::encoder_layer>(fw);
   if (wanted == layers::q8_self_attention::name) return check_q8<layers::q8_self_attention>(fw);
   if (wanted == layers::q8_worksheet_004::name) return check_q8<layers::q8_worksheet_004>(fw);
   std::printf("FAIL: unknown layer '%s'\n", wanted.c_str());

@@ -8,6 +8,7 @@
 
 #include <cxmat/attention/multi_head.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/transformer/layers.hpp>
 
 #include "attention_steps.hpp"
 
@@ -105,6 +106,37 @@ struct worksheet_004 {
                   {-0.7f, -0.7f, 0.7f, -1.5f, -0.8f, 1.f}}};
   }
   static output run(const input& x) noexcept { return cxmat::multi_head_attention<3>(x, wq, wk, wv); }
+};
+
+/// A LayerNorm's gamma: 1 plus a value in [-0.25, 0.25).
+constexpr cxmat::matrix<float, 1, model::width> near_one(std::uint64_t seed) noexcept {
+  auto g = model::pseudo_random<cxmat::matrix<float, 1, model::width>>(seed, 0.25f);
+  for (std::size_t j = 0; j < model::width; ++j) g(0, j) += 1.0f;
+  return g;
+}
+
+/// A whole transformer encoder layer in float, PyTorch's nn.TransformerEncoderLayer(d_model = 16,
+/// nhead = 2, dim_feedforward = 32, ReLU, post-norm) in evaluation mode: self-attention with
+/// biases and W_o, residual, LayerNorm, feed-forward 16 -> 32 -> 16, residual, LayerNorm. The
+/// attention weights are model.hpp's; the others are generated the same way.
+struct encoder_layer {
+  static constexpr const char* name = "encoder_layer";
+  using input = model::frame;
+  using output = model::frame;
+  static constexpr std::size_t d_ff = 32;
+  using row = cxmat::matrix<float, 1, model::width>;
+  using type = cxmat::encoder_layer<float, model::width, model::heads, d_ff>;
+  static constexpr type layer{
+      {model::wq, model::wk, model::wv, model::pseudo_random<row>(6, 0.1f), model::pseudo_random<row>(7, 0.1f),
+       model::pseudo_random<row>(8, 0.1f), model::wo, model::pseudo_random<row>(9, 0.1f)},
+      {model::pseudo_random<cxmat::matrix<float, model::width, d_ff>>(10, 0.25f),
+       model::pseudo_random<cxmat::matrix<float, 1, d_ff>>(11, 0.1f)},
+      {model::pseudo_random<cxmat::matrix<float, d_ff, model::width>>(12, 0.17678f),  // about 1 / sqrt(d_ff)
+       model::pseudo_random<row>(13, 0.1f)},
+      {near_one(14), model::pseudo_random<row>(15, 0.1f), 1e-5f},
+      {near_one(16), model::pseudo_random<row>(17, 0.1f), 1e-5f}};
+  static constexpr input make_input() noexcept { return hashed_input<input>(3); }
+  static output run(const input& x) noexcept { return layer(x); }
 };
 
 }  // namespace layers

@@ -14,7 +14,7 @@
 #include <cxmat/core/matrix.hpp>
 
 #include "layers.hpp"
-#if CXMAT_EMBEDDED_STEP >= 5
+#if CXMAT_EMBEDDED_STEP == 5 || CXMAT_EMBEDDED_STEP == 6
 #include "layers_q8.hpp"
 #endif
 
@@ -26,6 +26,7 @@
 #define CXMAT_STEP_Q8_SELF 5
 #define CXMAT_STEP_Q8_WORKSHEET_004 6
 #define CXMAT_STEP_EXTERNAL 7  // layers::external from the header CXMAT_EXTERNAL_LAYER (benchmarks)
+#define CXMAT_STEP_ENCODER_LAYER 8
 #if !defined(CXMAT_EMBEDDED_STEP)
 #define CXMAT_EMBEDDED_STEP CXMAT_STEP_SELF
 #endif
@@ -47,6 +48,8 @@ using layer = layers::q8_worksheet_004;
 #elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_EXTERNAL
 #include CXMAT_EXTERNAL_LAYER
 using layer = layers::external;
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_ENCODER_LAYER
+using layer = layers::encoder_layer;
 #else
 #error "unknown CXMAT_EMBEDDED_STEP"
 #endif
