@@ -12,3 +12,6 @@ constexpr auto table = cxmat::filled<double, 8, 3>(0.25);
 static_assert(cxmat::add_positions(x, table)(3, 2) == 1.25);
 #endif
 constexpr auto y = cxmat::add_positions(x, table);
+#ifndef CXMAT_COMPILE_FAIL
+static_assert(y(0, 0) == 1.25);
+#endif
