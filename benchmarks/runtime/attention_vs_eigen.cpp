@@ -2,7 +2,6 @@
 // with Eigen 3.4 fixed-size matrices, in the same process. Both results are checked against each
 // other before timing. Run with run_benchmarks.sh (see docs/performance.md).
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <memory>
@@ -11,6 +10,8 @@
 
 #include <benchmark/benchmark.h>
 #include <Eigen/Dense>
+
+#include "paired_timing.hpp"
 
 #include <cxmat/attention/multi_head.hpp>
 #include <cxmat/core/matrix.hpp>
@@ -159,27 +160,7 @@ void bm_eigen(benchmark::State& state) {
   }
 }
 
-// Seconds taken by `calls` calls of f, after one untimed call (which brings f's data back into
-// cache after the other side has run).
-template <class F>
-double burst_seconds(int calls, F&& f) {
-  f();
-  const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < calls; ++i) f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 != 0 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
-// cxmat's time over Eigen's, measured in alternation. Each iteration is one sample: a burst of
-// cxmat calls and a burst of Eigen calls back to back (in alternating order), so that both see
-// the same machine. On a shared virtual machine the speed drifts by 10-20 % over seconds, which
-// separately measured medians cannot tell from a real difference; the median of the samples'
-// ratios can. Counters: the median ratio, and the medians of each side's time per call.
+// cxmat's time over Eigen's, measured in alternation (paired_timing.hpp), once both agree.
 template <class T, std::size_t N, std::size_t D, std::size_t H>
 void bm_paired(benchmark::State& state) {
   auto c = std::make_unique<cxmat_layer<T, N, D>>();
@@ -202,30 +183,7 @@ void bm_paired(benchmark::State& state) {
     e->run();
     benchmark::ClobberMemory();
   };
-  // Bursts of about 20 µs of work: long enough for the clock, short enough to sample often.
-  const double one_call = std::max(burst_seconds(8, eigen_call) / 8, 1e-9);
-  const int calls = std::max(1, static_cast<int>(20e-6 / one_call));
-  std::vector<double> ratio, cxmat_ns, eigen_ns;
-  bool cxmat_first = true;
-  for (auto _ : state) {
-    double tc = 0.0;
-    double te = 0.0;
-    if (cxmat_first) {
-      tc = burst_seconds(calls, cxmat_call);
-      te = burst_seconds(calls, eigen_call);
-    } else {
-      te = burst_seconds(calls, eigen_call);
-      tc = burst_seconds(calls, cxmat_call);
-    }
-    cxmat_first = !cxmat_first;
-    ratio.push_back(tc / te);
-    cxmat_ns.push_back(tc * 1e9 / calls);
-    eigen_ns.push_back(te * 1e9 / calls);
-  }
-  state.counters["ratio"] = median(ratio);
-  state.counters["cxmat_ns"] = median(cxmat_ns);
-  state.counters["eigen_ns"] = median(eigen_ns);
-  state.counters["samples"] = static_cast<double>(ratio.size());
+  cxmat_bench::paired_ratio(state, cxmat_call, eigen_call);
 }
 
 #define CXMAT_BENCH_SHAPE(T, N, D, H)                                           \

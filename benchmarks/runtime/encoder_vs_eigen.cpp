@@ -4,7 +4,6 @@
 // anything is timed, and the paired benchmark times them in alternating bursts. Run with
 // run_benchmarks.sh (see docs/performance.md).
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <memory>
@@ -13,6 +12,8 @@
 
 #include <benchmark/benchmark.h>
 #include <Eigen/Dense>
+
+#include "paired_timing.hpp"
 
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/transformer/layers.hpp>
@@ -184,20 +185,6 @@ void bm_eigen(benchmark::State& state) {
   }
 }
 
-template <class Fn>
-double burst_seconds(int calls, Fn&& f) {
-  f();
-  const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < calls; ++i) f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 != 0 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
 // cxmat's time over Eigen's in alternating bursts, as attention_vs_eigen.cpp's bm_paired.
 template <class T, std::size_t N, std::size_t D, std::size_t H, std::size_t F>
 void bm_paired(benchmark::State& state) {
@@ -218,29 +205,7 @@ void bm_paired(benchmark::State& state) {
     e->run();
     benchmark::ClobberMemory();
   };
-  const double one_call = std::max(burst_seconds(8, eigen_call) / 8, 1e-9);
-  const int calls = std::max(1, static_cast<int>(20e-6 / one_call));
-  std::vector<double> ratio, cxmat_ns, eigen_ns;
-  bool cxmat_first = true;
-  for (auto _ : state) {
-    double tc = 0.0;
-    double te = 0.0;
-    if (cxmat_first) {
-      tc = burst_seconds(calls, cxmat_call);
-      te = burst_seconds(calls, eigen_call);
-    } else {
-      te = burst_seconds(calls, eigen_call);
-      tc = burst_seconds(calls, cxmat_call);
-    }
-    cxmat_first = !cxmat_first;
-    ratio.push_back(tc / te);
-    cxmat_ns.push_back(tc * 1e9 / calls);
-    eigen_ns.push_back(te * 1e9 / calls);
-  }
-  state.counters["ratio"] = median(ratio);
-  state.counters["cxmat_ns"] = median(cxmat_ns);
-  state.counters["eigen_ns"] = median(eigen_ns);
-  state.counters["samples"] = static_cast<double>(ratio.size());
+  cxmat_bench::paired_ratio(state, cxmat_call, eigen_call);
 }
 
 #define CXMAT_BENCH_ENCODER(T, N, D, H, F)                                                     \
