@@ -93,7 +93,15 @@ CXMAT_DETAIL_IEEE_FN constexpr trig_reduced trig_reduce_large(std::uint64_t m, i
     u2 = 0;
     shift = 64;
   }
-  if (u0 == 0) return {q & 3u, {0.0, 0.0}};
+  if (u0 == 0) {
+    // Member by member: at -O0 Clang zero-fills a braced aggregate of zeros with memset, which
+    // a freestanding program does not have.
+    trig_reduced zero;
+    zero.q = q & 3u;
+    zero.r.hi = 0.0;
+    zero.r.lo = 0.0;
+    return zero;
+  }
   const int lz = std::countl_zero(u0);
   if (lz != 0) {
     u0 = (u0 << lz) | (u1 >> (64 - lz));
