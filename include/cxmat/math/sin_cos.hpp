@@ -96,7 +96,7 @@ CXMAT_DETAIL_IEEE_FN constexpr trig_reduced trig_reduce_large(std::uint64_t m, i
   if (u0 == 0) {
     // Member by member: at -O0 Clang zero-fills a braced aggregate of zeros with memset, which
     // a freestanding program does not have.
-    trig_reduced zero;
+    trig_reduced zero;  // NOLINT(cppcoreguidelines-pro-type-member-init): every member is set below
     zero.q = q & 3u;
     zero.r.hi = 0.0;
     zero.r.lo = 0.0;
