@@ -237,9 +237,8 @@ struct attention_module {
   template <Batch X, AttentionOption... O>
   requires rules_hold<rules_of::batch_encoder_layer<T, D, H, X, O...>>
   constexpr batch<T, X::batch_extent, X::row_extent, D> operator()(const X& x, const O&... opts) const noexcept {
-    batch<T, X::batch_extent, X::row_extent, D> out{};
-    for (std::size_t b = 0; b < X::count; ++b) out.items[b] = (*this)(x.items[b], detail::item_option(opts, b)...);
-    return out;
+    return detail::map_items<X::batch_extent>(
+        [&](std::size_t b) { return (*this)(x.items[b], detail::item_option(opts, b)...); });
   }
   /// Shape error of the batched attn(x, opts...).
   template <Batch X, AttentionOption... O>
@@ -263,11 +262,8 @@ struct attention_module {
   requires rules_hold<rules_of::batch_attention_module_cross<T, D, H, X, M, O...>>
   constexpr batch<T, X::batch_extent, X::row_extent, D> operator()(const X& x, const M& memory,
                                                                    const O&... opts) const noexcept {
-    batch<T, X::batch_extent, X::row_extent, D> out{};
-    for (std::size_t b = 0; b < X::count; ++b) {
-      out.items[b] = (*this)(x.items[b], memory.items[b], detail::item_option(opts, b)...);
-    }
-    return out;
+    return detail::map_items<X::batch_extent>(
+        [&](std::size_t b) { return (*this)(x.items[b], memory.items[b], detail::item_option(opts, b)...); });
   }
   /// Shape error of the batched attn(x, memory, opts...).
   template <Batch X, Batch M, AttentionOption... O>
@@ -333,9 +329,8 @@ struct encoder_layer {
   template <Batch X, AttentionOption... O>
   requires rules_hold<rules_of::batch_encoder_layer<T, DModel, H, X, O...>>
   constexpr batch<T, X::batch_extent, X::row_extent, DModel> operator()(const X& x, const O&... opts) const noexcept {
-    batch<T, X::batch_extent, X::row_extent, DModel> out{};
-    for (std::size_t b = 0; b < X::count; ++b) out.items[b] = (*this)(x.items[b], detail::item_option(opts, b)...);
-    return out;
+    return detail::map_items<X::batch_extent>(
+        [&](std::size_t b) { return (*this)(x.items[b], detail::item_option(opts, b)...); });
   }
   /// Shape error of the batched layer(x, opts...).
   template <Batch X, AttentionOption... O>
@@ -418,11 +413,8 @@ struct decoder_layer {
   requires rules_hold<rules_of::batch_decoder_layer<T, DModel, H, X, M, O...>>
   constexpr batch<T, X::batch_extent, X::row_extent, DModel> operator()(const X& x, const M& memory,
                                                                         const O&... opts) const noexcept {
-    batch<T, X::batch_extent, X::row_extent, DModel> out{};
-    for (std::size_t b = 0; b < X::count; ++b) {
-      out.items[b] = (*this)(x.items[b], memory.items[b], detail::item_option(opts, b)...);
-    }
-    return out;
+    return detail::map_items<X::batch_extent>(
+        [&](std::size_t b) { return (*this)(x.items[b], memory.items[b], detail::item_option(opts, b)...); });
   }
   /// Shape error of the batched layer(x, memory, opts...).
   template <Batch X, Batch M, DecoderOption... O>
