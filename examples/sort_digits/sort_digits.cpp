@@ -10,20 +10,12 @@
 
 #include <cxmat/transformer.hpp>
 
-#include "sort_embed.hpp"    // embed.weight: 10 x 32
-#include "sort_encoder.hpp"  // encoder.layers.0. and .1.: 2 x nn.TransformerEncoderLayer(32, 4, 64)
-#include "sort_head.hpp"     // head: nn.Linear(32, 10)
-#include "sort_pos.hpp"      // pos: 8 x 32 learned positions
+#include "sort_model.hpp"  // predict: the forward pass, on the imported weights
 #if CXMAT_SORT_DIGITS_REFERENCE
 #include "held_out.hpp"  // predictions.py: held-out sequences and PyTorch's predictions
 #endif
 
-// The model's forward pass, as train.py's SortDigits.forward: embedding + positions, the encoder,
-// the head, then the most likely digit at each position.
-constexpr cxmat::matrix<std::size_t, 1, 8> predict(const cxmat::matrix<int, 1, 8>& digits) {
-  const auto x = sort_embed(digits) + sort_pos_weights::pos;
-  return cxmat::argmax_rows(sort_head(sort_encoder(x)));
-}
+using sort_model::predict;
 
 struct digits8 {
   char text[9];
