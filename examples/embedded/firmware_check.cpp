@@ -14,6 +14,10 @@
 // of both the host's value and the float64 value, and the host's value within it of float64
 // (otherwise the samples do not model this layer). Anything else (a missing or extra value, a
 // wrong layer name, no "end" line) fails.
+//
+// The digit sorter (layers_sort.hpp) prints each of its sequences with the digits the model
+// predicted: they must be the sequences of the list, each sorted as the host's run of the same
+// model sorts it, and each the true sorted sequence (its digits in ascending order).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -25,10 +29,14 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "layers.hpp"
 #include "layers_q8.hpp"
+#if CXMAT_EMBEDDED_SORT_DIGITS
+#include "layers_sort.hpp"
+#endif
 
 namespace {
 
@@ -194,7 +202,8 @@ table<T> formula(const std::string& name, const table<T>& x, A& arith) {
 struct firmware_output {
   std::string layer;
   std::size_t rows = 0, cols = 0;
-  std::vector<std::vector<std::uint32_t>> values;  // as printed: a float's bits, an int8's byte
+  std::vector<std::vector<std::uint32_t>> values;           // as printed: a float's bits, an int8's byte
+  std::vector<std::pair<std::string, std::string>> sorted;  // a sequence model's input and result
   std::uint64_t ticks = 0, empty = 0, n_short = 0, t_short = 0, n_long = 0, t_long = 0, stack = 0;
   bool has_ticks = false, has_calibration = false, has_stack = false, ended = false;
 };
@@ -212,6 +221,10 @@ bool parse(std::istream& in, firmware_output& out, std::string& error) {
       std::string word;
       while (line >> word) row.push_back(static_cast<std::uint32_t>(std::stoul(word, nullptr, 16)));
       out.values.push_back(row);
+    } else if (key == "sorted") {
+      std::string sequence, result;
+      line >> sequence >> result;
+      out.sorted.emplace_back(sequence, result);
     } else if (key == "ticks") {
       std::string empty_word;
       out.has_ticks = static_cast<bool>(line >> out.ticks >> empty_word >> out.empty);
@@ -354,6 +367,43 @@ int check_q8(const firmware_output& fw) {
   return failures + measurements(fw, Layer::name) == 0 ? 0 : 1;
 }
 
+#if CXMAT_EMBEDDED_SORT_DIGITS
+// A sequence model's results: every sequence of the list, in order, with the host's result, which
+// must also be the sequence's digits in ascending order (std::sort: independent of the model).
+template <class Layer>
+int check_sequences(const firmware_output& fw) {
+  constexpr std::size_t length = Layer::output::cols;
+  if (fw.rows != Layer::sequences || fw.cols != length || fw.sorted.size() != Layer::sequences) {
+    std::printf("FAIL %s: expected %zu sequences of %zu digits, the firmware printed %zu for %zu x %zu\n", Layer::name,
+                Layer::sequences, length, fw.sorted.size(), fw.rows, fw.cols);
+    return 1;
+  }
+  volatile int opaque = 0;  // the host computes at run time too, not the compiler
+  int failures = 0;
+  for (std::size_t k = 0; k < Layer::sequences; ++k) {
+    typename Layer::input x = Layer::make_input(k);
+    x(0, 0) += opaque;
+    const typename Layer::output host = Layer::run(x);
+    std::string in, by_host;
+    for (std::size_t i = 0; i < length; ++i) {
+      in += static_cast<char>('0' + x(0, i));
+      by_host += static_cast<char>('0' + host(0, i));
+    }
+    std::string ascending = in;
+    std::sort(ascending.begin(), ascending.end());
+    const auto& [fw_in, fw_out] = fw.sorted[k];
+    const bool ok = fw_in == in && fw_out == by_host && fw_out == ascending;
+    std::printf("%s %s -> firmware %s, host %s, sorted %s\n", ok ? "ok" : "FAIL", fw_in.c_str(), fw_out.c_str(),
+                by_host.c_str(), ascending.c_str());
+    if (fw_in != in) std::printf("FAIL %s: sequence %zu should be %s\n", Layer::name, k, in.c_str());
+    failures += ok ? 0 : 1;
+  }
+  std::printf("%s %s: %zu of %zu sequences as the host sorts them, and sorted\n", failures == 0 ? "ok" : "FAIL",
+              Layer::name, Layer::sequences - static_cast<std::size_t>(failures), Layer::sequences);
+  return failures + measurements(fw, Layer::name) == 0 ? 0 : 1;
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -385,6 +435,9 @@ int main(int argc, char** argv) {
   if (wanted == layers::encoder_layer::name) return check<layers::encoder_layer>(fw);
   if (wanted == layers::q8_self_attention::name) return check_q8<layers::q8_self_attention>(fw);
   if (wanted == layers::q8_worksheet_004::name) return check_q8<layers::q8_worksheet_004>(fw);
+#if CXMAT_EMBEDDED_SORT_DIGITS
+  if (wanted == layers::sort_digits::name) return check_sequences<layers::sort_digits>(fw);
+#endif
   std::printf("FAIL: unknown layer '%s'\n", wanted.c_str());
   return 1;
 }

@@ -1,7 +1,8 @@
 # Checks one linked firmware image and writes its section sizes to REPORT:
 #  - no forbidden symbol (heap, exceptions, RTTI, iostream, libm), with the freestanding check;
-#  - each constexpr object named in RODATA is in .rodata, and no other model:: or layers:: object is in the
-#    image (where the context's keys and values are folded, the context and W_k, W_v are gone);
+#  - each constexpr object named in RODATA is in .rodata, and no other model:: or layers:: object, nor
+#    any of the digit sorter's imported ones (sort_*), is in the image (where the context's keys and
+#    values are folded, the context and W_k, W_v are gone);
 #  - .data is empty: no weight is copied from flash to RAM at start-up.
 cmake_minimum_required(VERSION 3.25)
 
@@ -19,10 +20,12 @@ endif()
 string(REPLACE "\n" ";" lines "${table}")
 set(model_symbols "")
 foreach(line IN LISTS lines)
-  if(line MATCHES "^((model|layers)::[^ |]*) *\\|[^|]*\\|[^|]*\\| *OBJECT\\|([0-9a-f]+)\\|[^|]*\\|(.*)$")
+  # The model's namespaces; the importer's headers (scripts/cxmat_import.py) put the sorter's
+  # weights in sort_<part>_weights:: and its modules (which hold weights too) at namespace scope.
+  if(line MATCHES "^((model|layers)::[^ |]*|sort_[a-z_]+(::[^ |]*)?) *\\|[^|]*\\|[^|]*\\| *OBJECT\\|([0-9a-f]+)\\|[^|]*\\|(.*)$")
     list(APPEND model_symbols "${CMAKE_MATCH_1}")
-    string(STRIP "${CMAKE_MATCH_4}" section_${CMAKE_MATCH_1})
-    math(EXPR size_${CMAKE_MATCH_1} "0x${CMAKE_MATCH_3}")
+    string(STRIP "${CMAKE_MATCH_5}" section_${CMAKE_MATCH_1})
+    math(EXPR size_${CMAKE_MATCH_1} "0x${CMAKE_MATCH_4}")
   endif()
 endforeach()
 set(rodata_bytes 0)

@@ -6,8 +6,10 @@
 // With CXMAT_FIRMWARE_HARNESS the same layer runs once in an emulator instead: the harness
 // fills the input buffer, runs the layer between two timer reads with the stack painted, prints
 // the result (the bits of each float, in hex) and the measurements through semihosting, and
-// ends the emulation. CXMAT_FIRMWARE_FAULT builds the negative controls of that test: a wrong
-// result, a hang, a crash, or no output at all.
+// ends the emulation. A sequence model (the digit sorter, layers_sort.hpp) runs on each of its
+// sequences and prints each with its result as digits; the first call is measured.
+// CXMAT_FIRMWARE_FAULT builds the negative controls of that test: a wrong result, a hang, a
+// crash, or no output at all.
 #include <cstddef>
 #include <cstdint>
 
@@ -16,6 +18,9 @@
 #include "layers.hpp"
 #if CXMAT_EMBEDDED_STEP == 5 || CXMAT_EMBEDDED_STEP == 6
 #include "layers_q8.hpp"
+#endif
+#if CXMAT_EMBEDDED_STEP == 9
+#include "layers_sort.hpp"
 #endif
 
 #define CXMAT_STEP_BASELINE 0
@@ -27,6 +32,7 @@
 #define CXMAT_STEP_Q8_WORKSHEET_004 6
 #define CXMAT_STEP_EXTERNAL 7  // layers::external from the header CXMAT_EXTERNAL_LAYER (benchmarks)
 #define CXMAT_STEP_ENCODER_LAYER 8
+#define CXMAT_STEP_SORT_DIGITS 9  // a whole trained model: sequences in, sequences out (layers_sort.hpp)
 #if !defined(CXMAT_EMBEDDED_STEP)
 #define CXMAT_EMBEDDED_STEP CXMAT_STEP_SELF
 #endif
@@ -50,6 +56,9 @@ using layer = layers::q8_worksheet_004;
 using layer = layers::external;
 #elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_ENCODER_LAYER
 using layer = layers::encoder_layer;
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_SORT_DIGITS
+using layer = layers::sort_digits;
+#define CXMAT_SEQUENCE_MODEL 1
 #else
 #error "unknown CXMAT_EMBEDDED_STEP"
 #endif
@@ -82,6 +91,10 @@ void write_result(const output& y) noexcept {
 
 }  // namespace
 
+#if !defined(CXMAT_SEQUENCE_MODEL)
+#define CXMAT_SEQUENCE_MODEL 0
+#endif
+
 #if !defined(CXMAT_FIRMWARE_HARNESS)
 
 int main() {
@@ -96,13 +109,14 @@ int main() {
 #else
 
 #include <bit>
+#include <utility>
 
 #include "harness.hpp"
 
 #if !defined(CXMAT_FIRMWARE_FAULT)
 #define CXMAT_FIRMWARE_FAULT 0
 #endif
-#define CXMAT_FAULT_WRONG 1   // one output value off by one part in 10^4 (float) or by 1 (int8)
+#define CXMAT_FAULT_WRONG 1   // one output value off by one part in 10^4 (float), by 1 (int8), or one digit more
 #define CXMAT_FAULT_HANG 2    // never returns
 #define CXMAT_FAULT_CRASH 3   // executes an undefined instruction: HardFault
 #define CXMAT_FAULT_SILENT 4  // exits successfully without printing
@@ -120,8 +134,76 @@ namespace {
 
 [[maybe_unused]] float wrong(float v) noexcept { return v * 1.0001f; }
 [[maybe_unused]] std::int8_t wrong(std::int8_t v) noexcept { return static_cast<std::int8_t>(v == 127 ? 126 : v + 1); }
+[[maybe_unused]] std::size_t wrong(std::size_t digit) noexcept { return (digit + 1) % 10; }
+
+// The faults that end a run early or silently, after the layer ran.
+void stop_if_faulty() noexcept {
+#if CXMAT_FIRMWARE_FAULT == CXMAT_FAULT_HANG
+  for (volatile bool forever = true; forever;) {
+  }
+#elif CXMAT_FIRMWARE_FAULT == CXMAT_FAULT_CRASH
+  __asm__ volatile("udf #0");  // permanently undefined: a HardFault on every Cortex-M
+#elif CXMAT_FIRMWARE_FAULT == CXMAT_FAULT_SILENT
+  harness::exit(true);
+#endif
+}
 
 }  // namespace
+
+#if CXMAT_SEQUENCE_MODEL
+
+// A sequence model runs on each of its sequences in turn, each as a frame in the input buffer;
+// the harness keeps every sequence with the model's result and prints them as digits, one line
+// each, after the last. The measured call is the first sequence's.
+namespace {
+
+struct sequence_result {
+  input in;
+  output out;
+};
+
+template <std::size_t k>
+void run_sequence(harness::measurement& m, sequence_result& result) noexcept {
+  constexpr input x = layer::make_input(k);
+  for (std::size_t j = 0; j < input::cols; ++j) sensor_frame[0][j] = x(0, j);
+  if constexpr (k == 0) {
+    m = harness::measure(run_step);
+  } else {
+    run_step();
+  }
+  result.in = x;
+  for (std::size_t j = 0; j < output::cols; ++j) result.out(0, j) = attention_out[0][j];
+}
+
+}  // namespace
+
+int main() {
+  static_assert(input::rows == 1 && output::rows == 1, "a sequence model's frame is one row");
+  harness::measurement m{};
+  sequence_result results[layer::sequences]{};
+  [&]<std::size_t... k>(std::index_sequence<k...>) { (run_sequence<k>(m, results[k]), ...); }
+  (std::make_index_sequence<layer::sequences>{});
+#if CXMAT_FIRMWARE_FAULT == CXMAT_FAULT_WRONG
+  output& last = results[layer::sequences - 1].out;
+  last(0, output::cols / 2) = wrong(last(0, output::cols / 2));
+#endif
+  stop_if_faulty();
+
+  harness::line out;
+  out.text("layer ").text(layer::name).text(" ").dec(layer::sequences).text(" ").dec(output::cols).emit();
+  for (const sequence_result& r : results) {
+    out.text("sorted ");
+    for (std::size_t j = 0; j < input::cols; ++j) out.dec(static_cast<std::uint32_t>(r.in(0, j)));
+    out.text(" ");
+    for (std::size_t j = 0; j < output::cols; ++j) out.dec(static_cast<std::uint32_t>(r.out(0, j)));
+    out.emit();
+  }
+  harness::report(m);
+  out.text("end").emit();
+  harness::exit(true);
+}
+
+#else
 
 int main() {
   constexpr input x = layer::make_input();
@@ -131,14 +213,8 @@ int main() {
   const harness::measurement m = harness::measure(run_step);
 #if CXMAT_FIRMWARE_FAULT == CXMAT_FAULT_WRONG
   attention_out[output::rows / 2][output::cols / 2] = wrong(attention_out[output::rows / 2][output::cols / 2]);
-#elif CXMAT_FIRMWARE_FAULT == CXMAT_FAULT_HANG
-  for (volatile bool forever = true; forever;) {
-  }
-#elif CXMAT_FIRMWARE_FAULT == CXMAT_FAULT_CRASH
-  __asm__ volatile("udf #0");  // permanently undefined: a HardFault on every Cortex-M
-#elif CXMAT_FIRMWARE_FAULT == CXMAT_FAULT_SILENT
-  harness::exit(true);
 #endif
+  stop_if_faulty();
 
   harness::line out;
   out.text("layer ").text(layer::name).text(" ").dec(output::rows).text(" ").dec(output::cols).emit();
@@ -154,5 +230,7 @@ int main() {
   out.text("end").emit();
   harness::exit(true);
 }
+
+#endif  // CXMAT_SEQUENCE_MODEL
 
 #endif
