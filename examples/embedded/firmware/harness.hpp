@@ -88,6 +88,11 @@ struct systick {
     reg(0xE000E010u) = 0x5u;         // SYST_CSR: enabled, processor clock, no interrupt
   }
   static std::uint32_t now() noexcept { return reg(0xE000E018u); }
+  /// Whether the counter reached zero since the last call: SYST_CSR's COUNTFLAG, which reading
+  /// clears. A call longer than 2^24 ticks wraps the count around, and this tells.
+  /// (Not inlined: its register for SYST_CSR's address would otherwise stay live across the
+  /// measured call and change the code between the two timer reads.)
+  [[gnu::noinline]] static bool wrapped() noexcept { return (reg(0xE000E010u) & (1u << 16)) != 0u; }
   static std::uint32_t elapsed(std::uint32_t from, std::uint32_t to) noexcept { return (from - to) & 0x00FFFFFFu; }
 };
 
@@ -127,6 +132,7 @@ struct measurement {
   std::uint32_t loop_short;  // ticks of time_loop(loop_short_n)
   std::uint32_t loop_long;   // ticks of time_loop(loop_long_n)
   std::uint32_t stack;       // bytes of stack below the caller's stack pointer at the call
+  bool wrapped;              // the timer wrapped around during the call: ticks is not its length
 };
 
 inline constexpr std::uint32_t loop_short_n = 1000;
@@ -144,9 +150,11 @@ inline constexpr std::uint32_t loop_long_n = 11000;
   m.empty = systick::elapsed(e0, e1);
   std::uint32_t* sp;
   __asm__ volatile("mov %0, sp" : "=r"(sp));
+  static_cast<void>(systick::wrapped());
   const std::uint32_t t0 = systick::now();
   call();
   const std::uint32_t t1 = systick::now();
+  m.wrapped = systick::wrapped();
   m.ticks = systick::elapsed(t0, t1);
   m.stack = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(sp) -
                                        reinterpret_cast<std::uintptr_t>(lowest_written()));
@@ -160,6 +168,7 @@ inline void report(const measurement& m) noexcept {
   out.text("calibration ").dec(loop_short_n * 2u).text(" ").dec(m.loop_short).text(" ").dec(loop_long_n * 2u);
   out.text(" ").dec(m.loop_long).emit();
   out.text("stack ").dec(m.stack).emit();
+  if (m.wrapped) out.text("timer wrapped: the call is longer than SysTick's 24 bits count").emit();
 }
 
 }  // namespace harness
