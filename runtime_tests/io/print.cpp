@@ -1,6 +1,7 @@
 // Printing: exact expected strings. Every numpy-format string below is what numpy 1.24 prints
 // for the same array (str(np.array(...)) with the stated np.printoptions), pasted by hand;
 // tables and labels are checked against strings written out by hand.
+#include <algorithm>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -84,12 +85,28 @@ TEST_CASE("numbers print as numpy prints them", "[io][print]") {
     pos.notation = cxmat::float_notation::positional;
     CHECK(str(matrix<double, 1, 2>{{{1e-5, 1}}}, pos) == "[[0.00001 1.     ]]");
   }
-  SECTION("long rows wrap at line_width, as numpy's linewidth") {
+  SECTION("a row is one line by default; wrapped at line_width, as numpy's linewidth, when asked") {
     matrix<double, 1, 12> sevenths{};
     for (std::size_t j = 0; j < 12; ++j) sevenths(0, j) = static_cast<double>(j + 1) / 7;
     CHECK(str(sevenths) ==
+          "[[0.14285714 0.28571429 0.42857143 0.57142857 0.71428571 0.85714286 "
+          "1.         1.14285714 1.28571429 1.42857143 1.57142857 1.71428571]]");
+    // A 4 x 8 matrix whose rows are 89 columns wide: 4 lines (numpy's linewidth=75 makes 8).
+    matrix<double, 4, 8> wide{};
+    for (std::size_t i = 0; i < 4; ++i) {
+      for (std::size_t j = 0; j < 8; ++j) wide(i, j) = static_cast<double>(8 * i + j + 1) / 7;
+    }
+    const std::string four = str(wide);
+    CHECK(std::count(four.begin(), four.end(), '\n') == 3);
+    CHECK(four.substr(0, four.find('\n')) ==
+          "[[0.14285714 0.28571429 0.42857143 0.57142857 0.71428571 0.85714286 1.         1.14285714]");
+    cxmat::print_options numpy;
+    numpy.line_width = 75;  // numpy's default linewidth
+    CHECK(str(sevenths, numpy) ==
           "[[0.14285714 0.28571429 0.42857143 0.57142857 0.71428571 0.85714286\n"
           "  1.         1.14285714 1.28571429 1.42857143 1.57142857 1.71428571]]");
+    const std::string eight = str(wide, numpy);
+    CHECK(std::count(eight.begin(), eight.end(), '\n') == 7);
     cxmat::print_options narrow;
     narrow.line_width = 30;
     const cxmat::batch<double, 2, 1, 8> b{{{{{1.5, 2, 3, 4, 5, 6, 7, 8}}}, {{{9, 10, 11, 12, 13, 14, 15, 16}}}}};

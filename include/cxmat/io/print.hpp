@@ -128,8 +128,8 @@ std::string batch_index_text(std::size_t b) {
 
 /// Writes m as numpy's print(m) does: one notation and one column width for all elements,
 /// shortest round-trip digits up to `precision`, integral values as `7.`, scientific notation
-/// when magnitudes call for it (1e300 prints as `1.e+300`, not 301 digits), rows wrapped at
-/// `line_width` columns:
+/// when magnitudes call for it (1e300 prints as `1.e+300`, not 301 digits), each row on one
+/// line (or wrapped at `line_width` columns as numpy does, when line_width is set):
 ///   [[ 7.   8.   9. ]
 ///    [15.8 18.4 21. ]]
 /// Ends with a newline.
