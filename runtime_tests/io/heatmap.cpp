@@ -99,6 +99,13 @@ TEST_CASE("a batch draws one heatmap per head and their mean", "[io][heatmap]") 
   CHECK(os.str().find("w[H=0] (1 x 2):\n") != std::string::npos);
   CHECK(os.str().find("w[H=1] (1 x 2):\n") != std::string::npos);
   CHECK(os.str().find("w, mean over heads (1 x 2):\n    0  1\n0  ++ ++\n") != std::string::npos);
+  // Heads numbered from 1 (a worksheet's head 1, head 2): the same pictures under those numbers.
+  opt.first_head_number = 1;
+  std::ostringstream one;
+  cxmat::print_heatmap(one, "w", w, {}, {}, opt);
+  CHECK(one.str().find("w[H=1] (1 x 2):\n    0  1\n0  @@   \n") != std::string::npos);
+  CHECK(one.str().find("w[H=2] (1 x 2):\n    0  1\n0     @@\n") != std::string::npos);
+  CHECK(one.str().find("w[H=0]") == std::string::npos);
 }
 
 TEST_CASE("SVG: one rect per cell with its value and colour, panels, labels, scale", "[io][heatmap][svg]") {
@@ -113,6 +120,18 @@ TEST_CASE("SVG: one rect per cell with its value and colour, panels, labels, sca
   CHECK(count(svg, "<g class=\"panel\"") == 3);  // two heads and the mean
   CHECK(count(svg, "<rect class=\"cell\"") == 12);
   CHECK(svg.find("data-panel=\"mean\"") != std::string::npos);
+  CHECK(svg.find("data-panel=\"H=1\"") != std::string::npos);
+  CHECK(svg.find("font-weight=\"bold\">head 1</text>") != std::string::npos);
+  CHECK(svg.find(">head 2</text>") == std::string::npos);
+  // Titled from 1 (a worksheet's numbering); data-panel stays the index.
+  std::ostringstream one;
+  cxmat::svg_heatmap_options from_one;
+  from_one.first_head_number = 1;
+  cxmat::write_svg_heatmap(one, w, {}, {}, from_one);
+  CHECK(one.str().find("data-panel=\"H=0\"") != std::string::npos);
+  CHECK(one.str().find("font-weight=\"bold\">head 1</text>") != std::string::npos);
+  CHECK(one.str().find("font-weight=\"bold\">head 2</text>") != std::string::npos);
+  CHECK(one.str().find(">head 0</text>") == std::string::npos);
   // head 1, cell (1, 0): 0.1 at t = 0.1 -> segment 0, f = 0.8: 68+4*0.8 = 71.2 -> 71, 1+39*0.8 = 32.2 -> 32,
   // 84+36*0.8 = 112.8 -> 113: #47 20 71.
   CHECK(svg.find("data-row=\"1\" data-col=\"0\" data-value=\"0.1\"") != std::string::npos);

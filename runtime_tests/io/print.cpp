@@ -142,6 +142,14 @@ TEST_CASE("labels carry shapes and names; batches print with their axis name", "
     std::ostringstream heads;
     cxmat::print(heads, "w", cxmat::as_heads(cxmat::batch<double, 2, 1, 2>{{{{{1, 2}}}, {{{3, 4.5}}}}}));
     CHECK(heads.str() == "w (2 x 1 x 2 (H x 1 x 2)):\nw[H=0] (1 x 2):\n[[1.  2. ]]\nw[H=1] (1 x 2):\n[[3.  4.5]]\n");
+    // Heads numbered from 1 (a worksheet's head 1, head 2); other axes keep their indices.
+    const cxmat::print_options from_one{.first_head_number = 1};
+    std::ostringstream one;
+    cxmat::print(one, "w", cxmat::as_heads(cxmat::batch<double, 2, 1, 2>{{{{{1, 2}}}, {{{3, 4.5}}}}}), from_one);
+    CHECK(one.str() == "w (2 x 1 x 2 (H x 1 x 2)):\nw[H=1] (1 x 2):\n[[1.  2. ]]\nw[H=2] (1 x 2):\n[[3.  4.5]]\n");
+    std::ostringstream plain_one;
+    cxmat::print(plain_one, "w", cxmat::batch<double, 2, 1, 2>{{{{{1, 2}}}, {{{3, 4.5}}}}}, from_one);
+    CHECK(plain_one.str() == plain.str());
   }
   SECTION("an attention result: output, then weights over H") {
     const cxmat::attention_result<matrix<double, 1, 1>, cxmat::batch<double, 1, 1, 1>> r{{{{2}}}, {{{{{1}}}}}};
@@ -159,6 +167,10 @@ TEST_CASE("per-head tuples print head by head", "[io][print][hana]") {
   cxmat::print(os, "head_weights", t);
   CHECK(os.str() ==
         "head_weights (2 heads):\nhead_weights[H=0] (1 x 2):\n[[0.5 0.5]]\nhead_weights[H=1] (1 x 1):\n[[1.e-09]]\n");
+  std::ostringstream one;
+  cxmat::print(one, "head_weights", t, {.first_head_number = 1});
+  CHECK(one.str() ==
+        "head_weights (2 heads):\nhead_weights[H=1] (1 x 2):\n[[0.5 0.5]]\nhead_weights[H=2] (1 x 1):\n[[1.e-09]]\n");
 }
 
 TEST_CASE("Markdown and LaTeX tables", "[io][table]") {

@@ -39,6 +39,9 @@ struct heatmap_options {
   double vmax = 1.0;
   /// Characters per cell; 0 chooses the widest column label (at least 2, at most 8).
   std::size_t cell_width = 0;
+  /// The number of the first head in the labels of a batch's heatmaps ("label[H=0]"): 0, the
+  /// head's index in code, by default; 1 as in the worksheets that number heads from 1.
+  std::size_t first_head_number = 0;
 };
 
 /// The style to draw with: `requested` unless it is automatic. Automatic is plain when TERM is
@@ -229,15 +232,15 @@ std::ostream& print_heatmap(std::ostream& os, std::string_view label, const matr
   return os << '\n';
 }
 
-/// Draws H x L x S attention weights as one heatmap per head ("label[H=h]") and one of their
-/// mean over heads ("label, mean over heads").
+/// Draws H x L x S attention weights as one heatmap per head ("label[H=h]", h from
+/// opt.first_head_number) and one of their mean over heads ("label, mean over heads").
 template <class T, extent H, extent L, extent S>
 std::ostream& print_heatmap(std::ostream& os, std::string_view label, const batch<T, H, L, S>& w,
                             const std::vector<std::string>& row_labels = {},
                             const std::vector<std::string>& col_labels = {}, const heatmap_options& opt = {}) {
   for (std::size_t h = 0; h < H.size; ++h) {
-    print_heatmap(os, detail::cat(label, detail::batch_index_text<heads_v<H.size>>(h)), w.items[h], row_labels,
-                  col_labels, opt);
+    print_heatmap(os, detail::cat(label, detail::batch_index_text<heads_v<H.size>>(h, opt.first_head_number)),
+                  w.items[h], row_labels, col_labels, opt);
   }
   return print_heatmap(os, detail::cat(label, ", mean over heads"), mean(w), row_labels, col_labels, opt);
 }
@@ -263,6 +266,10 @@ struct svg_heatmap_options {
   int value_digits = 2;
   /// Add a panel of the mean over heads after the heads (batch overload only).
   bool mean_panel = true;
+  /// The number of the first head in the panels' titles ("head 0"): 0, the head's index in code,
+  /// by default; 1 as in the worksheets that number heads from 1. (The panels' data-panel
+  /// attributes are always the index: "H=0" for the first.)
+  std::size_t first_head_number = 0;
 };
 
 namespace detail {
@@ -416,17 +423,18 @@ std::ostream& write_svg_heatmap(std::ostream& os, const matrix<T, L, S>& w,
   return os;
 }
 
-/// Writes H x L x S attention weights as an SVG: one panel per head ("head h", data-panel
-/// "H=h"), then (unless opt.mean_panel is false) the mean over heads (data-panel "mean"), and
-/// one colour scale for all.
+/// Writes H x L x S attention weights as an SVG: one panel per head (titled "head h", h from
+/// opt.first_head_number; data-panel "H=i", i the index from 0), then (unless opt.mean_panel is false) the mean over
+/// heads (data-panel "mean"), and one colour scale for all.
 template <class T, extent H, extent L, extent S>
 std::ostream& write_svg_heatmap(std::ostream& os, const batch<T, H, L, S>& w,
                                 const std::vector<std::string>& row_labels = {},
                                 const std::vector<std::string>& col_labels = {}, const svg_heatmap_options& opt = {}) {
   std::vector<detail::svg_panel> panels;
   for (std::size_t h = 0; h < H.size; ++h) {
-    panels.push_back(
-        detail::make_panel(detail::cat("H=", std::to_string(h)), detail::cat("head ", std::to_string(h)), w.items[h]));
+    panels.push_back(detail::make_panel(detail::cat("H=", std::to_string(h)),
+                                        detail::cat("head ", detail::head_number(h, opt.first_head_number)),
+                                        w.items[h]));
   }
   if (opt.mean_panel) panels.push_back(detail::make_panel("mean", "mean over heads", mean(w)));
   detail::write_svg(os, panels, L.size, S.size, row_labels, col_labels, opt);

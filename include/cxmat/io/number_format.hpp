@@ -43,6 +43,10 @@ struct print_options {
   /// next line, as numpy wraps it (numpy's default is 75). 0, the default, never wraps: one
   /// printed line per row, whatever the row's length (a 4 x 8 matrix is 4 lines).
   int line_width = 0;
+  /// The number printed for the first head where an axis of heads (named H) is numbered
+  /// ("w[H=0]"): 0, the head's index in code (`trace.weights[0]`), by default; 1 prints heads
+  /// as the worksheets that call them head 1, head 2 do (docs/show.md, "Head numbers").
+  std::size_t first_head_number = 0;
 };
 
 namespace detail {

@@ -117,11 +117,18 @@ inline std::size_t line_width_of(const print_options& opt) {
   return opt.line_width > 3 ? static_cast<std::size_t>(opt.line_width) : 3;
 }
 
-// "[H=1]" for a named batch axis, "[1]" for a plain one.
+// The number of head h (an index) as printed: h + first_head_number.
+inline std::string head_number(std::size_t h, std::size_t first_head_number) {
+  return std::to_string(h + first_head_number);
+}
+
+// "[H=1]" for a named batch axis, "[1]" for a plain one; an axis of heads (named H) is numbered
+// from first_head_number, any other axis from 0.
 template <auto B>
-std::string batch_index_text(std::size_t b) {
+std::string batch_index_text(std::size_t b, std::size_t first_head_number = 0) {
   const std::string_view name = extent_name<B>();
-  return cat("[", name, name.empty() ? "" : "=", std::to_string(b), "]");
+  const std::size_t first = name == head_axis_dim::name ? first_head_number : 0;
+  return cat("[", name, name.empty() ? "" : "=", head_number(b, first), "]");
 }
 
 }  // namespace detail
@@ -168,15 +175,16 @@ std::ostream& print(std::ostream& os, std::string_view label, const matrix<T, R,
 }
 
 /// Writes a batch under "label (shape):", matrix by matrix, each under "label[H=0] (shape):"
-/// (the batch axis's name, or "label[0]" when it has none). All matrices share one format, so
-/// their columns line up and a value in one reads like the same value in another.
+/// (the batch axis's name, or "label[0]" when it has none; heads are numbered from
+/// opt.first_head_number). All matrices share one format, so their columns line up and a value
+/// in one reads like the same value in another.
 template <class T, extent B, extent R, extent C>
 std::ostream& print(std::ostream& os, std::string_view label, const batch<T, B, R, C>& x, print_options opt = {}) {
   os << label << " (" << shape_of(x) << "):\n";
   array_formatter<T> f(opt);
   for (std::size_t b = 0; b < B.size; ++b) detail::add_to(f, x.items[b]);
   for (std::size_t b = 0; b < B.size; ++b) {
-    os << label << detail::batch_index_text<B>(b) << " (" << shape_of(x.items[b]) << "):\n"
+    os << label << detail::batch_index_text<B>(b, opt.first_head_number) << " (" << shape_of(x.items[b]) << "):\n"
        << detail::format_matrix(f, x.items[b], " ", detail::line_width_of(opt), opt.line_width > 0) << '\n';
   }
   return os;
