@@ -182,6 +182,12 @@ TEST_CASE("Markdown and LaTeX tables", "[io][table]") {
     std::ostringstream labelled;
     cxmat::print_markdown(labelled, m, {{}, {"a", "bb"}, {"k_0", "k_1"}});
     CHECK(labelled.str() == "|    |   k_0 | k_1 |\n|:---|------:|----:|\n| a  |     7 | 0.5 |\n| bb | -1.25 |   2 |\n");
+    // One row label for two rows: said in a paragraph before the table, the rows numbered.
+    std::ostringstream wrong;
+    cxmat::print_markdown(wrong, m, {{}, {"a"}, {"k_0", "k_1"}});
+    CHECK(wrong.str() ==
+          "print_markdown: error: 1 row label for 2 rows; one label per row (or none): the rows are numbered "
+          "instead\n\n|   |   k_0 | k_1 |\n|:--|------:|----:|\n| 0 |     7 | 0.5 |\n| 1 | -1.25 |   2 |\n");
   }
   SECTION("LaTeX bmatrix, pmatrix and tabular") {
     std::ostringstream b;
@@ -195,5 +201,12 @@ TEST_CASE("Markdown and LaTeX tables", "[io][table]") {
     CHECK(t.str() ==
           "\\begin{tabular}{l|rr}\n   & a\\&b & c \\\\\n  \\hline\n"
           "  x\\_0 & $1 \\times 10^{300}$ & $2 \\times 10^{0}$ \\\\\n\\end{tabular}\n");
+    // Three column labels for two columns: a comment before the table, the columns numbered.
+    std::ostringstream wrong;
+    cxmat::print_latex(wrong, matrix<double, 1, 2>{{{1, 2}}}, cxmat::latex_style::tabular,
+                       {{}, {"x"}, {"a", "b", "c"}});
+    CHECK(wrong.str() ==
+          "% print_latex: error: 3 column labels for 2 columns; one label per column (or none): the columns are "
+          "numbered instead\n\\begin{tabular}{l|rr}\n   & 0 & 1 \\\\\n  \\hline\n  x & 1 & 2 \\\\\n\\end{tabular}\n");
   }
 }

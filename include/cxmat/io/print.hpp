@@ -16,6 +16,7 @@
 #include <cxmat/core/batch.hpp>
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/io/labels.hpp>
 #include <cxmat/io/number_format.hpp>
 #include <cxmat/io/shape_text.hpp>
 
@@ -216,7 +217,9 @@ std::ostream& operator<<(std::ostream& os, const batch<T, B, R, C>& x) {
 // ---------------------------------------------------------------------------------------------
 
 /// Labels and number format of a table. Without column labels the header shows column
-/// indices; without row labels there is no label column.
+/// indices; without row labels there is no label column. Labels are one per row (column) or
+/// none: another count is reported before the table (print_markdown: a line and a blank line;
+/// print_latex: a % comment), and the rows (columns) are numbered instead.
 struct table_options {
   print_options numbers{};
   std::vector<std::string> row_labels{};
@@ -300,26 +303,30 @@ inline std::string pad_left(const std::string& s, std::size_t width) {
 template <class T, extent R, extent C>
 std::ostream& print_markdown(std::ostream& os, const matrix<T, R, C>& m, const table_options& opt = {}) {
   const auto cells = detail::compact_cells(m, opt.numbers);
+  std::string error;
+  const auto rows = detail::labels_for_axis(opt.row_labels, R.size, "print_markdown", "row", error);
+  const auto cols = detail::labels_for_axis(opt.col_labels, C.size, "print_markdown", "column", error);
+  if (!error.empty()) os << error << '\n';  // a paragraph of its own, not the table's header
   const bool row_labels = !opt.row_labels.empty();
   std::size_t label_width = 1;
   for (std::size_t i = 0; row_labels && i < R.size; ++i) {
-    label_width = std::max(label_width, detail::label_or_index(opt.row_labels, i).size());
+    label_width = std::max(label_width, detail::label_or_index(rows, i).size());
   }
   std::vector<std::size_t> width(C.size, 3);
   for (std::size_t j = 0; j < C.size; ++j) {
-    width[j] = std::max(width[j], detail::label_or_index(opt.col_labels, j).size());
+    width[j] = std::max(width[j], detail::label_or_index(cols, j).size());
     for (std::size_t i = 0; i < R.size; ++i) width[j] = std::max(width[j], cells[i][j].size());
   }
   if (row_labels) os << "| " << std::string(label_width, ' ') << ' ';
   for (std::size_t j = 0; j < C.size; ++j)
-    os << "| " << detail::pad_left(detail::label_or_index(opt.col_labels, j), width[j]) << ' ';
+    os << "| " << detail::pad_left(detail::label_or_index(cols, j), width[j]) << ' ';
   os << "|\n";
   if (row_labels) os << "|:" << std::string(label_width + 1, '-');
   for (std::size_t j = 0; j < C.size; ++j) os << '|' << std::string(width[j] + 1, '-') << ':';
   os << "|\n";
   for (std::size_t i = 0; i < R.size; ++i) {
     if (row_labels) {
-      const std::string label = detail::label_or_index(opt.row_labels, i);
+      const std::string label = detail::label_or_index(rows, i);
       os << "| " << label << std::string(label_width - label.size(), ' ') << ' ';
     }
     for (std::size_t j = 0; j < C.size; ++j) os << "| " << detail::pad_left(cells[i][j], width[j]) << ' ';
@@ -348,16 +355,22 @@ std::ostream& print_latex(std::ostream& os, const matrix<T, R, C>& m, latex_styl
     }
     return os << "\\end{" << env << "}\n";
   }
+  std::string error;
+  const auto rows = detail::labels_for_axis(opt.row_labels, R.size, "print_latex", "row", error);
+  const auto cols = detail::labels_for_axis(opt.col_labels, C.size, "print_latex", "column", error);
+  for (std::size_t at = 0, end = 0; (end = error.find('\n', at)) != std::string::npos; at = end + 1) {
+    os << "% " << std::string_view(error).substr(at, end + 1 - at);
+  }
   const bool row_labels = !opt.row_labels.empty();
   os << "\\begin{tabular}{" << (row_labels ? "l|" : "") << std::string(C.size, 'r') << "}\n  ";
   if (row_labels) os << " & ";
   for (std::size_t j = 0; j < C.size; ++j) {
-    os << (j != 0 ? " & " : "") << detail::latex_text(detail::label_or_index(opt.col_labels, j));
+    os << (j != 0 ? " & " : "") << detail::latex_text(detail::label_or_index(cols, j));
   }
   os << " \\\\\n  \\hline\n";
   for (std::size_t i = 0; i < R.size; ++i) {
     os << "  ";
-    if (row_labels) os << detail::latex_text(detail::label_or_index(opt.row_labels, i)) << " & ";
+    if (row_labels) os << detail::latex_text(detail::label_or_index(rows, i)) << " & ";
     for (std::size_t j = 0; j < C.size; ++j) {
       const std::string number = detail::latex_number(cells[i][j]);
       const bool math = number.find('\\') != std::string::npos;
