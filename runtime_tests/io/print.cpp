@@ -86,6 +86,7 @@ TEST_CASE("numbers print as numpy prints them", "[io][print]") {
     CHECK(str(matrix<double, 1, 2>{{{1e-5, 1}}}, pos) == "[[0.00001 1.     ]]");
   }
   SECTION("a row is one line by default; wrapped at line_width, as numpy's linewidth, when asked") {
+    // Unwrapped strings: numpy's with linewidth=2**20; wrapped ones: with linewidth=75 (or 30).
     matrix<double, 1, 12> sevenths{};
     for (std::size_t j = 0; j < 12; ++j) sevenths(0, j) = static_cast<double>(j + 1) / 7;
     CHECK(str(sevenths) ==
