@@ -37,6 +37,7 @@ static_assert(trace.output == cxmat::multi_head_attention(ws::X, heads, ws::Wo))
 }  // namespace
 
 int main() {
-  // Heads numbered from 1, as in the worksheet.
-  cxmat::print(std::cout, trace, {{}, 1});
+  // Heads numbered from 1, as the worksheet numbers them (cxmat numbers them from 0 otherwise:
+  // the trace's Head 1 is trace.weights[0]).
+  cxmat::print(std::cout, trace, {{.first_head_number = 1}});
 }

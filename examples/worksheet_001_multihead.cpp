@@ -37,13 +37,17 @@ static_assert(trace.output == cxmat::multi_head_attention(ws::X, heads, ws::Wo))
 }  // namespace
 
 int main() {
+  // Every head below is numbered from 1, as the worksheet numbers them (head_1, head_2); cxmat
+  // numbers them from 0 otherwise, as their indices: head 1 is weights[size_c<0>], trace.weights[0].
+  const cxmat::print_options numbers{.first_head_number = 1};
   // The per-head results as the per-head functions return them (Hana tuples) ...
-  cxmat::print(std::cout, "head_weights(X, heads)", weights);
-  cxmat::print(std::cout, "head_outputs(X, heads)", outputs);
+  cxmat::print(std::cout, "head_weights(X, heads)", weights, numbers);
+  cxmat::print(std::cout, "head_outputs(X, heads)", outputs, numbers);
   // The weights as heatmaps, one per head and their mean (style from TERM and NO_COLOR).
   const std::vector<std::string> tokens{"x_1", "x_2"};
-  cxmat::print_heatmap(std::cout, "head weights", cxmat::stack_heads(weights), tokens, tokens);
-  // ... and every step of M = (head_1 (+) head_2) W^O, heads numbered from 1 as in the worksheet.
+  cxmat::print_heatmap(std::cout, "head weights", cxmat::stack_heads(weights), tokens, tokens,
+                       {.first_head_number = 1});
+  // ... and every step of M = (head_1 (+) head_2) W^O.
   std::cout << '\n';
-  cxmat::print(std::cout, trace, {{}, 1});
+  cxmat::print(std::cout, trace, {numbers});
 }

@@ -1,5 +1,7 @@
 // The program behind docs/show.md: each section between "show:begin" and "show:end" is copied
 // into the document with the output it prints (checked by a test, so neither can drift).
+#include <array>
+#include <cstddef>
 #include <iostream>
 #include <limits>
 #include <string>
@@ -36,6 +38,15 @@ int main() {
   cxmat::print_values(std::cout, matrix<double, 1, 3>{{{1.6506504746845662e-62, 1.0, 0.25}}}, opt);
   // show:end
   static_assert(cxmat::float_notation{} == cxmat::float_notation::automatic);
+
+  section("wrapping");
+  // show:begin wrapping
+  // A row is one line, however wide; line_width = 75 wraps it as numpy's default linewidth does.
+  matrix<double, 2, 8> sevenths{};
+  for (std::size_t j = 0; j < 16; ++j) sevenths(j / 8, j % 8) = static_cast<double>(j + 1) / 7;
+  std::cout << sevenths;
+  cxmat::print_values(std::cout, sevenths, {.line_width = 75});
+  // show:end
 
   section("shapes");
   // show:begin shapes
@@ -99,8 +110,15 @@ int main() {
   // A terminal heatmap in Unicode blocks (the automatic style picks from TERM and NO_COLOR).
   cxmat::heatmap_options shades;
   shades.style = cxmat::heatmap_style::unicode;
-  const std::vector<std::string> tokens{"I", "saw", "it"};
+  const std::array tokens{"I", "saw", "it"};  // a length in the type: 2 or 4 labels do not compile
   constexpr matrix<double, 3, 3> attn{{{1, 0, 0}, {0.5, 0.5, 0}, {0.05, 0.15, 0.8}}};
   cxmat::print_heatmap(std::cout, "causal weights", attn, tokens, tokens, shades);
+  // show:end
+
+  section("labels");
+  // show:begin labels
+  // Labels in a std::vector are counted at run time: a wrong count is said, and the rows numbered.
+  const std::vector<std::string> two{"I", "saw"};
+  cxmat::print_heatmap(std::cout, "causal weights", attn, two, tokens, shades);
   // show:end
 }

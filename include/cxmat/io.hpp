@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cxmat/io/heatmap.hpp>
+#include <cxmat/io/labels.hpp>
 #include <cxmat/io/layer_trace.hpp>
 #include <cxmat/io/number_format.hpp>
 #include <cxmat/io/per_head.hpp>

@@ -1,5 +1,6 @@
 // Heatmaps: the style decision, the colour scale at points worked out by hand, the terminal
 // drawing and the SVG's cells, as exact strings.
+#include <array>
 #include <sstream>
 #include <string>
 
@@ -78,6 +79,16 @@ TEST_CASE("terminal heatmaps, plain and Unicode", "[io][heatmap]") {
   CHECK(wrong_count.str().rfind("w: error: 3 row labels for 2 rows; one label per row (or none): the rows are "
                                 "numbered instead\nw (2 x 2):\n    0  1\n0  ",
                                 0) == 0);
+  // Labels whose count is in their type (checked at compile time) draw as a vector's.
+  const std::array<const char*, 2> rows{"a", "bc"};
+  const char* const cols[] = {"k", "key1"};
+  std::ostringstream fixed;
+  opt.style = heatmap_style::plain;
+  opt.cell_width = 0;
+  cxmat::print_heatmap(fixed, "w", w, rows, cols, opt);
+  CHECK(fixed.str() == plain.str());
+  opt.style = heatmap_style::unicode;
+  opt.cell_width = 2;
   // Weights 0.08 apart get different shades (levels 1 and 2: 9 x 0.20 = 1.8, 9 x 0.28 = 2.52).
   std::ostringstream close_weights;
   cxmat::print_heatmap(close_weights, "v", matrix<double, 1, 2>{{{0.20, 0.28}}}, {}, {}, opt);
@@ -99,6 +110,21 @@ TEST_CASE("a batch draws one heatmap per head and their mean", "[io][heatmap]") 
   CHECK(os.str().find("w[H=0] (1 x 2):\n") != std::string::npos);
   CHECK(os.str().find("w[H=1] (1 x 2):\n") != std::string::npos);
   CHECK(os.str().find("w, mean over heads (1 x 2):\n    0  1\n0  ++ ++\n") != std::string::npos);
+  // A wrong count of labels in a vector: said once, above the first head, and every picture numbered.
+  std::ostringstream wrong;
+  cxmat::print_heatmap(wrong, "w", w, {"q"}, {"k0", "k1", "k2"}, opt);
+  CHECK(wrong.str().rfind("w: error: 3 column labels for 2 columns; one label per column (or none): the columns are "
+                          "numbered instead\nw[H=0] (1 x 2):\n    0  1\nq  @@   \n",
+                          0) == 0);
+  CHECK(count(wrong.str(), "error") == 1);
+  CHECK(wrong.str().find("w, mean over heads (1 x 2):\n    0  1\n") != std::string::npos);
+  // Heads numbered from 1 (a worksheet's head 1, head 2): the same pictures under those numbers.
+  opt.first_head_number = 1;
+  std::ostringstream one;
+  cxmat::print_heatmap(one, "w", w, {}, {}, opt);
+  CHECK(one.str().find("w[H=1] (1 x 2):\n    0  1\n0  @@   \n") != std::string::npos);
+  CHECK(one.str().find("w[H=2] (1 x 2):\n    0  1\n0     @@\n") != std::string::npos);
+  CHECK(one.str().find("w[H=0]") == std::string::npos);
 }
 
 TEST_CASE("SVG: one rect per cell with its value and colour, panels, labels, scale", "[io][heatmap][svg]") {
@@ -113,6 +139,18 @@ TEST_CASE("SVG: one rect per cell with its value and colour, panels, labels, sca
   CHECK(count(svg, "<g class=\"panel\"") == 3);  // two heads and the mean
   CHECK(count(svg, "<rect class=\"cell\"") == 12);
   CHECK(svg.find("data-panel=\"mean\"") != std::string::npos);
+  CHECK(svg.find("data-panel=\"H=1\"") != std::string::npos);
+  CHECK(svg.find("font-weight=\"bold\">head 1</text>") != std::string::npos);
+  CHECK(svg.find(">head 2</text>") == std::string::npos);
+  // Titled from 1 (a worksheet's numbering); data-panel stays the index.
+  std::ostringstream one;
+  cxmat::svg_heatmap_options from_one;
+  from_one.first_head_number = 1;
+  cxmat::write_svg_heatmap(one, w, {}, {}, from_one);
+  CHECK(one.str().find("data-panel=\"H=0\"") != std::string::npos);
+  CHECK(one.str().find("font-weight=\"bold\">head 1</text>") != std::string::npos);
+  CHECK(one.str().find("font-weight=\"bold\">head 2</text>") != std::string::npos);
+  CHECK(one.str().find(">head 0</text>") == std::string::npos);
   // head 1, cell (1, 0): 0.1 at t = 0.1 -> segment 0, f = 0.8: 68+4*0.8 = 71.2 -> 71, 1+39*0.8 = 32.2 -> 32,
   // 84+36*0.8 = 112.8 -> 113: #47 20 71.
   CHECK(svg.find("data-row=\"1\" data-col=\"0\" data-value=\"0.1\"") != std::string::npos);
@@ -125,4 +163,16 @@ TEST_CASE("SVG: one rect per cell with its value and colour, panels, labels, sca
   CHECK(count(svg, "<stop ") == 9);
   CHECK(svg.size() > 100);
   CHECK(svg.substr(svg.size() - 7) == "</svg>\n");
+  CHECK(svg.find("class=\"error\"") == std::string::npos);
+  // One row label for two rows: said in the picture, under it, and the rows numbered.
+  std::ostringstream wrong;
+  cxmat::write_svg_heatmap(wrong, w[0], {"x0"}, {"y0", "y1"});
+  const std::string bad = wrong.str();
+  CHECK(bad.find("<text class=\"error\" x=\"20\" y=\"") != std::string::npos);
+  CHECK(bad.find("fill=\"#c00000\">write_svg_heatmap: error: 1 row label for 2 rows; one label per row (or none): the "
+                 "rows are numbered instead</text>\n</svg>\n") != std::string::npos);
+  CHECK(bad.find("data-row=\"1\" x=\"") != std::string::npos);
+  CHECK(bad.find(">x0</text>") == std::string::npos);
+  CHECK(bad.find("text-anchor=\"end\">1</text>") != std::string::npos);
+  CHECK(bad.find(">y1</text>") != std::string::npos);
 }

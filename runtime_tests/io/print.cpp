@@ -1,6 +1,7 @@
 // Printing: exact expected strings. Every numpy-format string below is what numpy 1.24 prints
 // for the same array (str(np.array(...)) with the stated np.printoptions), pasted by hand;
 // tables and labels are checked against strings written out by hand.
+#include <algorithm>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -84,12 +85,29 @@ TEST_CASE("numbers print as numpy prints them", "[io][print]") {
     pos.notation = cxmat::float_notation::positional;
     CHECK(str(matrix<double, 1, 2>{{{1e-5, 1}}}, pos) == "[[0.00001 1.     ]]");
   }
-  SECTION("long rows wrap at line_width, as numpy's linewidth") {
+  SECTION("a row is one line by default; wrapped at line_width, as numpy's linewidth, when asked") {
+    // Unwrapped strings: numpy's with linewidth=2**20; wrapped ones: with linewidth=75 (or 30).
     matrix<double, 1, 12> sevenths{};
     for (std::size_t j = 0; j < 12; ++j) sevenths(0, j) = static_cast<double>(j + 1) / 7;
     CHECK(str(sevenths) ==
+          "[[0.14285714 0.28571429 0.42857143 0.57142857 0.71428571 0.85714286 "
+          "1.         1.14285714 1.28571429 1.42857143 1.57142857 1.71428571]]");
+    // A 4 x 8 matrix whose rows are 89 columns wide: 4 lines (numpy's linewidth=75 makes 8).
+    matrix<double, 4, 8> wide{};
+    for (std::size_t i = 0; i < 4; ++i) {
+      for (std::size_t j = 0; j < 8; ++j) wide(i, j) = static_cast<double>(8 * i + j + 1) / 7;
+    }
+    const std::string four = str(wide);
+    CHECK(std::count(four.begin(), four.end(), '\n') == 3);
+    CHECK(four.substr(0, four.find('\n')) ==
+          "[[0.14285714 0.28571429 0.42857143 0.57142857 0.71428571 0.85714286 1.         1.14285714]");
+    cxmat::print_options numpy;
+    numpy.line_width = 75;  // numpy's default linewidth
+    CHECK(str(sevenths, numpy) ==
           "[[0.14285714 0.28571429 0.42857143 0.57142857 0.71428571 0.85714286\n"
           "  1.         1.14285714 1.28571429 1.42857143 1.57142857 1.71428571]]");
+    const std::string eight = str(wide, numpy);
+    CHECK(std::count(eight.begin(), eight.end(), '\n') == 7);
     cxmat::print_options narrow;
     narrow.line_width = 30;
     const cxmat::batch<double, 2, 1, 8> b{{{{{1.5, 2, 3, 4, 5, 6, 7, 8}}}, {{{9, 10, 11, 12, 13, 14, 15, 16}}}}};
@@ -125,6 +143,14 @@ TEST_CASE("labels carry shapes and names; batches print with their axis name", "
     std::ostringstream heads;
     cxmat::print(heads, "w", cxmat::as_heads(cxmat::batch<double, 2, 1, 2>{{{{{1, 2}}}, {{{3, 4.5}}}}}));
     CHECK(heads.str() == "w (2 x 1 x 2 (H x 1 x 2)):\nw[H=0] (1 x 2):\n[[1.  2. ]]\nw[H=1] (1 x 2):\n[[3.  4.5]]\n");
+    // Heads numbered from 1 (a worksheet's head 1, head 2); other axes keep their indices.
+    const cxmat::print_options from_one{.first_head_number = 1};
+    std::ostringstream one;
+    cxmat::print(one, "w", cxmat::as_heads(cxmat::batch<double, 2, 1, 2>{{{{{1, 2}}}, {{{3, 4.5}}}}}), from_one);
+    CHECK(one.str() == "w (2 x 1 x 2 (H x 1 x 2)):\nw[H=1] (1 x 2):\n[[1.  2. ]]\nw[H=2] (1 x 2):\n[[3.  4.5]]\n");
+    std::ostringstream plain_one;
+    cxmat::print(plain_one, "w", cxmat::batch<double, 2, 1, 2>{{{{{1, 2}}}, {{{3, 4.5}}}}}, from_one);
+    CHECK(plain_one.str() == plain.str());
   }
   SECTION("an attention result: output, then weights over H") {
     const cxmat::attention_result<matrix<double, 1, 1>, cxmat::batch<double, 1, 1, 1>> r{{{{2}}}, {{{{{1}}}}}};
@@ -142,6 +168,10 @@ TEST_CASE("per-head tuples print head by head", "[io][print][hana]") {
   cxmat::print(os, "head_weights", t);
   CHECK(os.str() ==
         "head_weights (2 heads):\nhead_weights[H=0] (1 x 2):\n[[0.5 0.5]]\nhead_weights[H=1] (1 x 1):\n[[1.e-09]]\n");
+  std::ostringstream one;
+  cxmat::print(one, "head_weights", t, {.first_head_number = 1});
+  CHECK(one.str() ==
+        "head_weights (2 heads):\nhead_weights[H=1] (1 x 2):\n[[0.5 0.5]]\nhead_weights[H=2] (1 x 1):\n[[1.e-09]]\n");
 }
 
 TEST_CASE("Markdown and LaTeX tables", "[io][table]") {
@@ -153,6 +183,12 @@ TEST_CASE("Markdown and LaTeX tables", "[io][table]") {
     std::ostringstream labelled;
     cxmat::print_markdown(labelled, m, {{}, {"a", "bb"}, {"k_0", "k_1"}});
     CHECK(labelled.str() == "|    |   k_0 | k_1 |\n|:---|------:|----:|\n| a  |     7 | 0.5 |\n| bb | -1.25 |   2 |\n");
+    // One row label for two rows: said in a paragraph before the table, the rows numbered.
+    std::ostringstream wrong;
+    cxmat::print_markdown(wrong, m, {{}, {"a"}, {"k_0", "k_1"}});
+    CHECK(wrong.str() ==
+          "print_markdown: error: 1 row label for 2 rows; one label per row (or none): the rows are numbered "
+          "instead\n\n|   |   k_0 | k_1 |\n|:--|------:|----:|\n| 0 |     7 | 0.5 |\n| 1 | -1.25 |   2 |\n");
   }
   SECTION("LaTeX bmatrix, pmatrix and tabular") {
     std::ostringstream b;
@@ -166,5 +202,12 @@ TEST_CASE("Markdown and LaTeX tables", "[io][table]") {
     CHECK(t.str() ==
           "\\begin{tabular}{l|rr}\n   & a\\&b & c \\\\\n  \\hline\n"
           "  x\\_0 & $1 \\times 10^{300}$ & $2 \\times 10^{0}$ \\\\\n\\end{tabular}\n");
+    // Three column labels for two columns: a comment before the table, the columns numbered.
+    std::ostringstream wrong;
+    cxmat::print_latex(wrong, matrix<double, 1, 2>{{{1, 2}}}, cxmat::latex_style::tabular,
+                       {{}, {"x"}, {"a", "b", "c"}});
+    CHECK(wrong.str() ==
+          "% print_latex: error: 3 column labels for 2 columns; one label per column (or none): the columns are "
+          "numbered instead\n\\begin{tabular}{l|rr}\n   & 0 & 1 \\\\\n  \\hline\n  x & 1 & 2 \\\\\n\\end{tabular}\n");
   }
 }

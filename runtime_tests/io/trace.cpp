@@ -88,9 +88,11 @@ TEST_CASE("a trace prints its steps in the worksheets' order", "[io][trace]") {
   }
   // Heads numbered from 1, as worksheets 000-002 do.
   std::ostringstream one;
-  cxmat::print(one, cxmat::trace_multi_head_attention<2>(x, w, w, w), {{}, 1});
+  cxmat::print(one, cxmat::trace_multi_head_attention<2>(x, w, w, w), {{.first_head_number = 1}});
   CHECK(one.str().find("Head 2 - Weighted Sum Z_2 = A_2 V_2 (2 x 2):\n") != std::string::npos);
+  CHECK(one.str().find("Multi-Head Output Z = Concat(Z_1, Z_2) (2 x 4):\n") != std::string::npos);
   CHECK(one.str().find("Head 0") == std::string::npos);
+  CHECK(one.str().find("_0") == std::string::npos);
 }
 
 TEST_CASE("an encoder layer's trace: the layer's output, its pieces, and PyTorch's numbers", "[io][trace]") {

@@ -12,6 +12,7 @@
 #include <cxmat/core/batch.hpp>
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/io/labels.hpp>
 #include <cxmat/io/number_format.hpp>
 #include <cxmat/io/print.hpp>
 #include <cxmat/io/shape_text.hpp>
@@ -39,6 +40,9 @@ struct heatmap_options {
   double vmax = 1.0;
   /// Characters per cell; 0 chooses the widest column label (at least 2, at most 8).
   std::size_t cell_width = 0;
+  /// The number of the first head in the labels of a batch's heatmaps ("label[H=0]"): 0, the
+  /// head's index in code, by default; 1 as in the worksheets that number heads from 1.
+  std::size_t first_head_number = 0;
 };
 
 /// The style to draw with: `requested` unless it is automatic. Automatic is plain when TERM is
@@ -157,30 +161,15 @@ inline std::string short_number(double v, int digits = 3) {
   return f.format_compact(v);
 }
 
-// Labels for an axis of `count` entries: the labels when there is one per entry, none (so the
-// entries are numbered) when the count differs, after a line saying so: a missing label must not
-// leave the last rows numbered among labelled ones without a word.
-inline std::vector<std::string> labels_for_axis(std::ostream& os, std::string_view label,
-                                                const std::vector<std::string>& labels, std::size_t count,
-                                                const char* axis) {
-  if (labels.empty() || labels.size() == count) return labels;
-  os << label << ": error: " << labels.size() << ' ' << axis << " labels for " << count << ' ' << axis
-     << "s; one label per " << axis << " (or none): the " << axis << "s are numbered instead\n";
-  return {};
-}
-
-}  // namespace detail
-
-/// Draws an L x S matrix of weights as a heatmap under "label (shape):", one text row per query
-/// with its label on the left and the key labels above the columns (labels default to indices
-/// and are cut to the cell width), then a legend of the shades. Labels are one per row (column)
-/// or none: another count is reported on a line of its own and the rows (columns) are numbered.
+// The heatmap of print_heatmap, labels checked against the axes.
 template <class T, extent L, extent S>
-std::ostream& print_heatmap(std::ostream& os, std::string_view label, const matrix<T, L, S>& w,
-                            const std::vector<std::string>& given_row_labels = {},
-                            const std::vector<std::string>& given_col_labels = {}, const heatmap_options& opt = {}) {
-  const std::vector<std::string> row_labels = detail::labels_for_axis(os, label, given_row_labels, L.size, "row");
-  const std::vector<std::string> col_labels = detail::labels_for_axis(os, label, given_col_labels, S.size, "column");
+std::ostream& draw_heatmap(std::ostream& os, std::string_view label, const matrix<T, L, S>& w,
+                           const std::vector<std::string>& given_row_labels,
+                           const std::vector<std::string>& given_col_labels, const heatmap_options& opt) {
+  std::string error;
+  const std::vector<std::string> row_labels = labels_for_axis(given_row_labels, L.size, label, "row", error);
+  const std::vector<std::string> col_labels = labels_for_axis(given_col_labels, S.size, label, "column", error);
+  os << error;
   const heatmap_style style = resolve_heatmap_style(opt.style);
   std::size_t cell = opt.cell_width;
   if (cell == 0) {
@@ -229,18 +218,54 @@ std::ostream& print_heatmap(std::ostream& os, std::string_view label, const matr
   return os << '\n';
 }
 
-/// Draws H x L x S attention weights as one heatmap per head ("label[H=h]") and one of their
-/// mean over heads ("label, mean over heads").
-template <class T, extent H, extent L, extent S>
-std::ostream& print_heatmap(std::ostream& os, std::string_view label, const batch<T, H, L, S>& w,
-                            const std::vector<std::string>& row_labels = {},
-                            const std::vector<std::string>& col_labels = {}, const heatmap_options& opt = {}) {
-  for (std::size_t h = 0; h < H.size; ++h) {
-    print_heatmap(os, detail::cat(label, detail::batch_index_text<heads_v<H.size>>(h)), w.items[h], row_labels,
-                  col_labels, opt);
-  }
-  return print_heatmap(os, detail::cat(label, ", mean over heads"), mean(w), row_labels, col_labels, opt);
+}  // namespace detail
+
+/// Draws an L x S matrix of weights as a heatmap under "label (shape):", one text row per query
+/// with its label on the left and the key labels above the columns (labels default to indices
+/// and are cut to the cell width), then a legend of the shades. Labels are one per row (column)
+/// or none: a list whose length is known at compile time (std::array, a C array) with another
+/// length is a compile error (shape_error::heatmap_row_labels_must_be_one_per_row, ..._column);
+/// a std::vector of another length is reported on a line of its own ("label: error: 3 row labels
+/// for 4 rows; ...") and the rows (columns) are numbered instead.
+template <class T, extent L, extent S, LabelList RowLabels = std::vector<std::string>,
+          LabelList ColLabels = std::vector<std::string>>
+requires rules_hold<rules_of::heatmap_labels<RowLabels, L, ColLabels, S>> std::ostream& print_heatmap(
+    std::ostream& os, std::string_view label, const matrix<T, L, S>& w, const RowLabels& row_labels = {},
+    const ColLabels& col_labels = {}, const heatmap_options& opt = {}) {
+  return detail::draw_heatmap(os, label, w, detail::label_strings(row_labels), detail::label_strings(col_labels), opt);
 }
+
+template <class T, extent L, extent S, LabelList RowLabels = std::vector<std::string>,
+          LabelList ColLabels = std::vector<std::string>>
+decltype(detail::first_failure<rules_of::heatmap_labels<RowLabels, L, ColLabels, S>>::error()) print_heatmap(
+    std::ostream& os, std::string_view label, const matrix<T, L, S>& w, const RowLabels& row_labels = {},
+    const ColLabels& col_labels = {}, const heatmap_options& opt = {});
+
+/// Draws H x L x S attention weights as one heatmap per head ("label[H=h]", h from
+/// opt.first_head_number) and one of their mean over heads ("label, mean over heads"); labels
+/// as for a matrix (a wrong count in a std::vector is reported once, above the first heatmap).
+template <class T, extent H, extent L, extent S, LabelList RowLabels = std::vector<std::string>,
+          LabelList ColLabels = std::vector<std::string>>
+requires rules_hold<rules_of::heatmap_labels<RowLabels, L, ColLabels, S>> std::ostream& print_heatmap(
+    std::ostream& os, std::string_view label, const batch<T, H, L, S>& w, const RowLabels& given_row_labels = {},
+    const ColLabels& given_col_labels = {}, const heatmap_options& opt = {}) {
+  std::string error;
+  const auto row_labels = detail::labels_for_axis(detail::label_strings(given_row_labels), L.size, label, "row", error);
+  const auto col_labels =
+      detail::labels_for_axis(detail::label_strings(given_col_labels), S.size, label, "column", error);
+  os << error;
+  for (std::size_t h = 0; h < H.size; ++h) {
+    detail::draw_heatmap(os, detail::cat(label, detail::batch_index_text<heads_v<H.size>>(h, opt.first_head_number)),
+                         w.items[h], row_labels, col_labels, opt);
+  }
+  return detail::draw_heatmap(os, detail::cat(label, ", mean over heads"), mean(w), row_labels, col_labels, opt);
+}
+
+template <class T, extent H, extent L, extent S, LabelList RowLabels = std::vector<std::string>,
+          LabelList ColLabels = std::vector<std::string>>
+decltype(detail::first_failure<rules_of::heatmap_labels<RowLabels, L, ColLabels, S>>::error()) print_heatmap(
+    std::ostream& os, std::string_view label, const batch<T, H, L, S>& w, const RowLabels& row_labels = {},
+    const ColLabels& col_labels = {}, const heatmap_options& opt = {});
 
 // ---------------------------------------------------------------------------------------------
 // SVG
@@ -263,6 +288,10 @@ struct svg_heatmap_options {
   int value_digits = 2;
   /// Add a panel of the mean over heads after the heads (batch overload only).
   bool mean_panel = true;
+  /// The number of the first head in the panels' titles ("head 0"): 0, the head's index in code,
+  /// by default; 1 as in the worksheets that number heads from 1. (The panels' data-panel
+  /// attributes are always the index: "H=0" for the first.)
+  std::size_t first_head_number = 0;
 };
 
 namespace detail {
@@ -307,10 +336,18 @@ struct svg_panel {
 
 inline std::string svg_number(double v) { return chars_of(v, std::chars_format::fixed, 1); }
 
-// One SVG for panels of equal shape side by side, then the colour scale.
+// One SVG for panels of equal shape side by side, then the colour scale. Labels of the wrong
+// count are dropped (the axes numbered) and said in red text under the picture.
 inline void write_svg(std::ostream& os, const std::vector<svg_panel>& panels, std::size_t rows, std::size_t cols,
-                      const std::vector<std::string>& row_labels, const std::vector<std::string>& col_labels,
-                      const svg_heatmap_options& opt) {
+                      const std::vector<std::string>& given_row_labels,
+                      const std::vector<std::string>& given_col_labels, const svg_heatmap_options& opt) {
+  std::string error;
+  const auto row_labels = labels_for_axis(given_row_labels, rows, "write_svg_heatmap", "row", error);
+  const auto col_labels = labels_for_axis(given_col_labels, cols, "write_svg_heatmap", "column", error);
+  std::vector<std::string> error_lines;
+  for (std::size_t at = 0, end = 0; (end = error.find('\n', at)) != std::string::npos; at = end + 1) {
+    error_lines.push_back(error.substr(at, end - at));
+  }
   const double cs = opt.cell_size;
   std::size_t longest = 1;
   for (std::size_t i = 0; i < rows; ++i) longest = std::max(longest, label_or_index(row_labels, i).size());
@@ -321,7 +358,7 @@ inline void write_svg(std::ostream& os, const std::vector<svg_panel>& panels, st
   const double grid_h = cs * static_cast<double>(rows);
   const double legend_w = 90.0;
   const double width = 20.0 + panel_w * static_cast<double>(panels.size()) + legend_w;
-  const double height = top + grid_h + 40.0;
+  const double height = top + grid_h + 40.0 + 18.0 * static_cast<double>(error_lines.size());
 
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << svg_number(width) << "\" height=\""
@@ -391,7 +428,12 @@ inline void write_svg(std::ostream& os, const std::vector<svg_panel>& panels, st
     os << "    <text class=\"tick\" data-value=\"" << exact_number(value) << "\" x=\"" << svg_number(lx + 22.0)
        << "\" y=\"" << svg_number(y + 4.0) << "\">" << short_number(value) << "</text>\n";
   }
-  os << "  </g>\n</svg>\n";
+  os << "  </g>\n";
+  for (std::size_t k = 0; k < error_lines.size(); ++k) {
+    os << "  <text class=\"error\" x=\"20\" y=\"" << svg_number(top + grid_h + 54.0 + 18.0 * static_cast<double>(k))
+       << "\" fill=\"#c00000\">" << xml_escape(error_lines[k]) << "</text>\n";
+  }
+  os << "</svg>\n";
 }
 
 template <class T, extent L, extent S>
@@ -407,30 +449,51 @@ svg_panel make_panel(std::string name, std::string title, const matrix<T, L, S>&
 
 /// Writes an L x S matrix of weights as an SVG heatmap: rows are queries, columns keys, each
 /// cell a <rect> coloured on the viridis scale from vmin to vmax, carrying its value
-/// (data-value, with every digit) and a tooltip; labelled axes and a colour scale.
-template <class T, extent L, extent S>
-std::ostream& write_svg_heatmap(std::ostream& os, const matrix<T, L, S>& w,
-                                const std::vector<std::string>& row_labels = {},
-                                const std::vector<std::string>& col_labels = {}, const svg_heatmap_options& opt = {}) {
-  detail::write_svg(os, {detail::make_panel("0", "weights", w)}, L.size, S.size, row_labels, col_labels, opt);
+/// (data-value, with every digit) and a tooltip; labelled axes and a colour scale. Labels as in
+/// print_heatmap: a fixed-length list of the wrong length does not compile; a std::vector of the
+/// wrong length is said in the picture (a <text class="error"> line under it, "write_svg_heatmap:
+/// error: ...") and the axis is numbered.
+template <class T, extent L, extent S, LabelList RowLabels = std::vector<std::string>,
+          LabelList ColLabels = std::vector<std::string>>
+requires rules_hold<rules_of::heatmap_labels<RowLabels, L, ColLabels, S>> std::ostream& write_svg_heatmap(
+    std::ostream& os, const matrix<T, L, S>& w, const RowLabels& row_labels = {}, const ColLabels& col_labels = {},
+    const svg_heatmap_options& opt = {}) {
+  detail::write_svg(os, {detail::make_panel("0", "weights", w)}, L.size, S.size, detail::label_strings(row_labels),
+                    detail::label_strings(col_labels), opt);
   return os;
 }
 
-/// Writes H x L x S attention weights as an SVG: one panel per head ("head h", data-panel
-/// "H=h"), then (unless opt.mean_panel is false) the mean over heads (data-panel "mean"), and
-/// one colour scale for all.
-template <class T, extent H, extent L, extent S>
-std::ostream& write_svg_heatmap(std::ostream& os, const batch<T, H, L, S>& w,
-                                const std::vector<std::string>& row_labels = {},
-                                const std::vector<std::string>& col_labels = {}, const svg_heatmap_options& opt = {}) {
+template <class T, extent L, extent S, LabelList RowLabels = std::vector<std::string>,
+          LabelList ColLabels = std::vector<std::string>>
+decltype(detail::first_failure<rules_of::heatmap_labels<RowLabels, L, ColLabels, S>>::error()) write_svg_heatmap(
+    std::ostream& os, const matrix<T, L, S>& w, const RowLabels& row_labels = {}, const ColLabels& col_labels = {},
+    const svg_heatmap_options& opt = {});
+
+/// Writes H x L x S attention weights as an SVG: one panel per head (titled "head h", h from
+/// opt.first_head_number; data-panel "H=i", i the index from 0), then (unless opt.mean_panel is
+/// false) the mean over heads (data-panel "mean"), and one colour scale for all. Labels as for a
+/// matrix.
+template <class T, extent H, extent L, extent S, LabelList RowLabels = std::vector<std::string>,
+          LabelList ColLabels = std::vector<std::string>>
+requires rules_hold<rules_of::heatmap_labels<RowLabels, L, ColLabels, S>> std::ostream& write_svg_heatmap(
+    std::ostream& os, const batch<T, H, L, S>& w, const RowLabels& row_labels = {}, const ColLabels& col_labels = {},
+    const svg_heatmap_options& opt = {}) {
   std::vector<detail::svg_panel> panels;
   for (std::size_t h = 0; h < H.size; ++h) {
-    panels.push_back(
-        detail::make_panel(detail::cat("H=", std::to_string(h)), detail::cat("head ", std::to_string(h)), w.items[h]));
+    panels.push_back(detail::make_panel(detail::cat("H=", std::to_string(h)),
+                                        detail::cat("head ", detail::head_number(h, opt.first_head_number)),
+                                        w.items[h]));
   }
   if (opt.mean_panel) panels.push_back(detail::make_panel("mean", "mean over heads", mean(w)));
-  detail::write_svg(os, panels, L.size, S.size, row_labels, col_labels, opt);
+  detail::write_svg(os, panels, L.size, S.size, detail::label_strings(row_labels), detail::label_strings(col_labels),
+                    opt);
   return os;
 }
+
+template <class T, extent H, extent L, extent S, LabelList RowLabels = std::vector<std::string>,
+          LabelList ColLabels = std::vector<std::string>>
+decltype(detail::first_failure<rules_of::heatmap_labels<RowLabels, L, ColLabels, S>>::error()) write_svg_heatmap(
+    std::ostream& os, const batch<T, H, L, S>& w, const RowLabels& row_labels = {}, const ColLabels& col_labels = {},
+    const svg_heatmap_options& opt = {});
 
 }  // namespace cxmat

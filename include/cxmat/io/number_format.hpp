@@ -26,7 +26,8 @@ enum class float_notation {
   scientific,
 };
 
-/// Formatting of printed values; the defaults are numpy's (np.get_printoptions()).
+/// Formatting of printed values; the defaults are numpy's (np.get_printoptions()), except that
+/// rows are not wrapped (line_width).
 struct print_options {
   /// At most this many digits after the decimal point (of the mantissa, in scientific notation).
   int precision = 8;
@@ -38,9 +39,14 @@ struct print_options {
   /// numpy's floatmode='fixed': exactly `precision` digits for every value, instead of the fewest
   /// that identify it (floatmode='maxprec').
   bool fixed_digits = false;
-  /// numpy's linewidth: a row longer than this many columns continues on the next line;
-  /// 0 never wraps.
-  int line_width = 75;
+  /// numpy's linewidth, when asked for: a row longer than this many columns continues on the
+  /// next line, as numpy wraps it (numpy's default is 75). 0, the default, never wraps: one
+  /// printed line per row, whatever the row's length (a 4 x 8 matrix is 4 lines).
+  int line_width = 0;
+  /// The number printed for the first head where an axis of heads (named H) is numbered
+  /// ("w[H=0]"): 0, the head's index in code (`trace.weights[0]`), by default; 1 prints heads
+  /// as the worksheets that call them head 1, head 2 do (docs/show.md, "Head numbers").
+  std::size_t first_head_number = 0;
 };
 
 namespace detail {

@@ -31,16 +31,17 @@
 namespace cxmat {
 
 /// Writes a Hana tuple of matrices (head_weights, head_outputs) as "label (k heads):" and each
-/// matrix under "label[H=h] (shape):". Each matrix is formatted on its own, as the heads may
-/// differ in shape.
+/// matrix under "label[H=h] (shape):", h from opt.first_head_number (0: the index of
+/// boost::hana::size_c<h>). Each matrix is formatted on its own, as the heads may differ in shape.
 template <class... M>
 requires(sizeof...(M) > 0 && (Matrix<M> && ...)) std::ostream& print(std::ostream& os, std::string_view label,
                                                                      const boost::hana::tuple<M...>& heads,
                                                                      print_options opt = {}) {
   os << label << " (" << sizeof...(M) << (sizeof...(M) == 1 ? " head" : " heads") << "):\n";
   std::size_t h = 0;
-  boost::hana::for_each(heads,
-                        [&](const auto& m) { print(os, detail::cat(label, "[H=", std::to_string(h++), "]"), m, opt); });
+  boost::hana::for_each(heads, [&](const auto& m) {
+    print(os, detail::cat(label, detail::batch_index_text<heads_v<sizeof...(M)>>(h++, opt.first_head_number)), m, opt);
+  });
   return os;
 }
 

@@ -16,6 +16,7 @@
 #include <cxmat/core/batch.hpp>
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/io/labels.hpp>
 #include <cxmat/io/number_format.hpp>
 #include <cxmat/io/shape_text.hpp>
 
@@ -117,19 +118,26 @@ inline std::size_t line_width_of(const print_options& opt) {
   return opt.line_width > 3 ? static_cast<std::size_t>(opt.line_width) : 3;
 }
 
-// "[H=1]" for a named batch axis, "[1]" for a plain one.
+// The number of head h (an index) as printed: h + first_head_number.
+inline std::string head_number(std::size_t h, std::size_t first_head_number) {
+  return std::to_string(h + first_head_number);
+}
+
+// "[H=1]" for a named batch axis, "[1]" for a plain one; an axis of heads (named H) is numbered
+// from first_head_number, any other axis from 0.
 template <auto B>
-std::string batch_index_text(std::size_t b) {
+std::string batch_index_text(std::size_t b, std::size_t first_head_number = 0) {
   const std::string_view name = extent_name<B>();
-  return cat("[", name, name.empty() ? "" : "=", std::to_string(b), "]");
+  const std::size_t first = name == head_axis_dim::name ? first_head_number : 0;
+  return cat("[", name, name.empty() ? "" : "=", head_number(b, first), "]");
 }
 
 }  // namespace detail
 
 /// Writes m as numpy's print(m) does: one notation and one column width for all elements,
 /// shortest round-trip digits up to `precision`, integral values as `7.`, scientific notation
-/// when magnitudes call for it (1e300 prints as `1.e+300`, not 301 digits), rows wrapped at
-/// `line_width` columns:
+/// when magnitudes call for it (1e300 prints as `1.e+300`, not 301 digits), each row on one
+/// line (or wrapped at `line_width` columns as numpy does, when line_width is set):
 ///   [[ 7.   8.   9. ]
 ///    [15.8 18.4 21. ]]
 /// Ends with a newline.
@@ -168,15 +176,16 @@ std::ostream& print(std::ostream& os, std::string_view label, const matrix<T, R,
 }
 
 /// Writes a batch under "label (shape):", matrix by matrix, each under "label[H=0] (shape):"
-/// (the batch axis's name, or "label[0]" when it has none). All matrices share one format, so
-/// their columns line up and a value in one reads like the same value in another.
+/// (the batch axis's name, or "label[0]" when it has none; heads are numbered from
+/// opt.first_head_number). All matrices share one format, so their columns line up and a value
+/// in one reads like the same value in another.
 template <class T, extent B, extent R, extent C>
 std::ostream& print(std::ostream& os, std::string_view label, const batch<T, B, R, C>& x, print_options opt = {}) {
   os << label << " (" << shape_of(x) << "):\n";
   array_formatter<T> f(opt);
   for (std::size_t b = 0; b < B.size; ++b) detail::add_to(f, x.items[b]);
   for (std::size_t b = 0; b < B.size; ++b) {
-    os << label << detail::batch_index_text<B>(b) << " (" << shape_of(x.items[b]) << "):\n"
+    os << label << detail::batch_index_text<B>(b, opt.first_head_number) << " (" << shape_of(x.items[b]) << "):\n"
        << detail::format_matrix(f, x.items[b], " ", detail::line_width_of(opt), opt.line_width > 0) << '\n';
   }
   return os;
@@ -208,7 +217,9 @@ std::ostream& operator<<(std::ostream& os, const batch<T, B, R, C>& x) {
 // ---------------------------------------------------------------------------------------------
 
 /// Labels and number format of a table. Without column labels the header shows column
-/// indices; without row labels there is no label column.
+/// indices; without row labels there is no label column. Labels are one per row (column) or
+/// none: another count is reported before the table (print_markdown: a line and a blank line;
+/// print_latex: a % comment), and the rows (columns) are numbered instead.
 struct table_options {
   print_options numbers{};
   std::vector<std::string> row_labels{};
@@ -292,26 +303,30 @@ inline std::string pad_left(const std::string& s, std::size_t width) {
 template <class T, extent R, extent C>
 std::ostream& print_markdown(std::ostream& os, const matrix<T, R, C>& m, const table_options& opt = {}) {
   const auto cells = detail::compact_cells(m, opt.numbers);
+  std::string error;
+  const auto rows = detail::labels_for_axis(opt.row_labels, R.size, "print_markdown", "row", error);
+  const auto cols = detail::labels_for_axis(opt.col_labels, C.size, "print_markdown", "column", error);
+  if (!error.empty()) os << error << '\n';  // a paragraph of its own, not the table's header
   const bool row_labels = !opt.row_labels.empty();
   std::size_t label_width = 1;
   for (std::size_t i = 0; row_labels && i < R.size; ++i) {
-    label_width = std::max(label_width, detail::label_or_index(opt.row_labels, i).size());
+    label_width = std::max(label_width, detail::label_or_index(rows, i).size());
   }
   std::vector<std::size_t> width(C.size, 3);
   for (std::size_t j = 0; j < C.size; ++j) {
-    width[j] = std::max(width[j], detail::label_or_index(opt.col_labels, j).size());
+    width[j] = std::max(width[j], detail::label_or_index(cols, j).size());
     for (std::size_t i = 0; i < R.size; ++i) width[j] = std::max(width[j], cells[i][j].size());
   }
   if (row_labels) os << "| " << std::string(label_width, ' ') << ' ';
   for (std::size_t j = 0; j < C.size; ++j)
-    os << "| " << detail::pad_left(detail::label_or_index(opt.col_labels, j), width[j]) << ' ';
+    os << "| " << detail::pad_left(detail::label_or_index(cols, j), width[j]) << ' ';
   os << "|\n";
   if (row_labels) os << "|:" << std::string(label_width + 1, '-');
   for (std::size_t j = 0; j < C.size; ++j) os << '|' << std::string(width[j] + 1, '-') << ':';
   os << "|\n";
   for (std::size_t i = 0; i < R.size; ++i) {
     if (row_labels) {
-      const std::string label = detail::label_or_index(opt.row_labels, i);
+      const std::string label = detail::label_or_index(rows, i);
       os << "| " << label << std::string(label_width - label.size(), ' ') << ' ';
     }
     for (std::size_t j = 0; j < C.size; ++j) os << "| " << detail::pad_left(cells[i][j], width[j]) << ' ';
@@ -340,16 +355,22 @@ std::ostream& print_latex(std::ostream& os, const matrix<T, R, C>& m, latex_styl
     }
     return os << "\\end{" << env << "}\n";
   }
+  std::string error;
+  const auto rows = detail::labels_for_axis(opt.row_labels, R.size, "print_latex", "row", error);
+  const auto cols = detail::labels_for_axis(opt.col_labels, C.size, "print_latex", "column", error);
+  for (std::size_t at = 0, end = 0; (end = error.find('\n', at)) != std::string::npos; at = end + 1) {
+    os << "% " << std::string_view(error).substr(at, end + 1 - at);
+  }
   const bool row_labels = !opt.row_labels.empty();
   os << "\\begin{tabular}{" << (row_labels ? "l|" : "") << std::string(C.size, 'r') << "}\n  ";
   if (row_labels) os << " & ";
   for (std::size_t j = 0; j < C.size; ++j) {
-    os << (j != 0 ? " & " : "") << detail::latex_text(detail::label_or_index(opt.col_labels, j));
+    os << (j != 0 ? " & " : "") << detail::latex_text(detail::label_or_index(cols, j));
   }
   os << " \\\\\n  \\hline\n";
   for (std::size_t i = 0; i < R.size; ++i) {
     os << "  ";
-    if (row_labels) os << detail::latex_text(detail::label_or_index(opt.row_labels, i)) << " & ";
+    if (row_labels) os << detail::latex_text(detail::label_or_index(rows, i)) << " & ";
     for (std::size_t j = 0; j < C.size; ++j) {
       const std::string number = detail::latex_number(cells[i][j]);
       const bool math = number.find('\\') != std::string::npos;

@@ -203,11 +203,11 @@ constexpr auto trace_multi_head_attention_qkv(const matrix<T, L, QW>& q, const m
   return t;
 }
 
-/// How print writes a trace: the number format, and whether heads are numbered from 0 (as in
-/// code and worksheet 003) or from 1 (as in worksheets 000-002).
+/// How print writes a trace: the number format, and (numbers.first_head_number) the number of
+/// the first head: 0, its index in code and in worksheet 003, by default; 1 as in worksheets
+/// 000-002.
 struct trace_print_options {
   print_options numbers{};
-  std::size_t first_head_number = 0;
 };
 
 namespace detail {
@@ -220,7 +220,7 @@ void print_trace_heads(std::ostream& os,
                        const attention_trace<H, T, L, S, DM, QW, KW, VW, Output, Projected, OutputProjected>& t,
                        const trace_print_options& opt) {
   const auto& num = opt.numbers;
-  const auto head = [&opt](std::size_t h) { return std::to_string(h + opt.first_head_number); };
+  const auto head = [&num](std::size_t h) { return head_number(h, num.first_head_number); };
   const std::string dk = std::to_string(QW.size / H);
   // "Head 1 - step" with several heads; the step alone with one.
   const auto head_label = [&](std::size_t h, const std::string& step) {
