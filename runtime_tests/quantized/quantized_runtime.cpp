@@ -65,6 +65,12 @@ std::int32_t edge_or_random(std::mt19937_64& rng) {
   return k < 13 ? any(rng) : static_cast<std::int32_t>(any(rng) >> (k * 2));
 }
 
+// The multipliers a requantizer may hold, stated in 64-bit arithmetic: 0, or |m| in [2^30, 2^31).
+bool normalized(std::int32_t m) {
+  const std::int64_t a = m < 0 ? -std::int64_t{m} : std::int64_t{m};
+  return a == 0 || (a >= (std::int64_t{1} << 30) && a < (std::int64_t{1} << 31));
+}
+
 }  // namespace
 
 TEST_CASE("doubling high multiply and rounding shift equal the reference", "[q8][arithmetic]") {
@@ -84,7 +90,8 @@ TEST_CASE("requantize equals MultiplyByQuantizedMultiplier for every shift", "[q
   for (int t = 0; t < 200000; ++t) {
     const std::int32_t acc = edge_or_random(rng);
     const q8::requantizer r{t % 7 == 0 ? edge_or_random(rng) : mult(rng), static_cast<std::int32_t>(rng() % 62) - 31};
-    REQUIRE(q8::requantize(acc, r) == q8_ref::mbqm(acc, r.multiplier, r.shift));
+    // A multiplier out of range (edge_or_random's 1, 3, INT32_MIN ...) is refused: the factor 0.
+    REQUIRE(q8::requantize(acc, r) == (normalized(r.multiplier) ? q8_ref::mbqm(acc, r.multiplier, r.shift) : 0));
   }
 }
 
@@ -388,10 +395,57 @@ TEST_CASE("refused values give documented results, never undefined behaviour", "
       const std::int32_t acc = edge_or_random(rng), m = edge_or_random(rng);
       const auto shift = static_cast<std::int32_t>(rng() % 200) - 100;
       const int clamped = shift > 30 ? 30 : (shift < -31 ? -31 : shift);
-      REQUIRE(q8::requantize(acc, {m, shift}) == q8_ref::mbqm(acc, m, clamped));
+      REQUIRE(q8::requantize(acc, {m, shift}) == (normalized(m) ? q8_ref::mbqm(acc, m, clamped) : 0));
     }
     CHECK(q8::requantize(7, {1 << 30, 40}) == q8_ref::mbqm(7, 1 << 30, 30));
     CHECK(q8::requantize(max32, {max32, min32}) == 1);  // shift -31: 2^31 · 2^-31 rounded
+  }
+  SECTION("requantize and the products refuse a multiplier out of range: the factor 0") {
+    for (const std::int32_t m : {1, -1, 3, 12345, (1 << 30) - 1, -(1 << 30) + 1, min32}) {
+      CHECK_FALSE(q8::valid_requantizer({m, 0}));
+      for (const std::int32_t acc : {0, 1, -1, 1000, min32, max32}) {
+        for (const std::int32_t shift : {-31, -1, 0, 1, 30, 99}) REQUIRE(q8::requantize(acc, {m, shift}) == 0);
+      }
+    }
+    // The edges that stay: 2^30, 2^31 - 1 and their negatives, against the reference.
+    for (const std::int32_t m : {1 << 30, max32, -(1 << 30), -max32}) {
+      CHECK(q8::valid_requantizer({m, -3}));
+      CHECK(q8::requantize(123456, {m, -3}) == q8_ref::mbqm(123456, m, -3));
+    }
+    // A product with a hand-written multiplier out of range: every output the output offset (3),
+    // then clamped ([5, 127] in the second).
+    const matrix<std::int8_t, 2, 3> a{{{1, -2, 3}, {127, -128, 0}}};
+    const matrix<std::int8_t, 2, 3> bt{{{4, 5, 6}, {-7, 8, -9}}};
+    const matrix<std::int32_t, 1, 2> bias{{{100, -100}}};
+    const q8::matmul_params p{1, -2, 3, {12345, 0}}, relu{1, -2, 3, {-5, 4}, 5, 127};
+    CHECK(q8::matmul_transposed(a, bt, p) == matrix<std::int8_t, 2, 2>{{{3, 3}, {3, 3}}});
+    CHECK(q8::matmul_transposed(a, bt, bias, p) == matrix<std::int8_t, 2, 2>{{{3, 3}, {3, 3}}});
+    CHECK(q8::matmul_transposed(a, bt, bias, relu) == matrix<std::int8_t, 2, 2>{{{5, 5}, {5, 5}}});
+  }
+  SECTION("softmax refuses a multiplier out of range, clamps the shift, and keeps diff_min in range") {
+    const matrix<std::int8_t, 1, 4> row{{{10, 7, 6, -128}}};
+    const auto ref = [&](q8_ref::softmax_p rp) {
+      matrix<std::int8_t, 1, 4> want{};
+      q8_ref::softmax(row.elems[0], want.elems[0], 4, nullptr, rp);
+      return want;
+    };
+    // The multiplier counts as 0: every entry from diff_min up has exp(0), equal shares. By hand:
+    // three entries, 256/3 = 85.3 steps each, -128 + 85 = -43; the fourth is cut off (d = -138).
+    for (const std::int32_t m : {1, (1 << 30) - 1, -(1 << 30), min32}) {
+      CHECK_FALSE(q8::valid_softmax_params({m, 20, -4}));
+      CHECK(q8::softmax_rows(row, {m, 20, -4}) == matrix<std::int8_t, 1, 4>{{{-43, -43, -43, -128}}});
+      CHECK(q8::softmax_rows(row, {m, 20, -4}) == ref({0, 20, -4}));
+    }
+    // A left shift outside [0, 31] is clamped (31 keeps only d >= -(2^31 - 1) / 2^31, i.e. d = 0).
+    CHECK(q8::softmax_rows(row, {1 << 30, 40, -200}) == ref({1 << 30, 31, 0}));
+    CHECK(q8::softmax_rows(row, {1 << 30, -5, -200}) == ref({1 << 30, 0, -200}));
+    // diff_min below -(2^31 - 1) / 2^left would let d · 2^left wrap (here d = -138, left 24, and
+    // 138 · 2^24 > 2^31): such entries take no part, as below -(2^31 - 1) / 2^24 = -127.
+    CHECK(q8::softmax_rows(row, {max32, 24, min32}) == ref({max32, 24, -127}));
+    // A positive diff_min would cut off the maximum too (sum 0, an undefined shift in the
+    // reciprocal before this check): it counts as 0.
+    CHECK(q8::softmax_rows(row, {1 << 30, 20, 5}) == ref({1 << 30, 20, 0}));
+    CHECK(q8::softmax_rows(row, {1 << 30, 20, 5}) == matrix<std::int8_t, 1, 4>{{{127, -128, -128, -128}}});
   }
   SECTION("NaN quantizes to the zero point; non-finite ranges are not valid quantizations") {
     const matrix<double, 1, 4> m{{{nan, inf, -inf, 1.0}}};

@@ -68,3 +68,19 @@ static_assert(cxmat::exp(1.0) == 0x1.5bf0a8b145769p+1);
 static_assert(cxmat::exp(1.0f) == 0x1.5bf0a8p+1f);
 static_assert(cxmat::sqrt(2.0) == 0x1.6a09e667f3bcdp+0);
 static_assert(cxmat::exp(0x1.62e42fefa39efp-1) == 2.0 || cxmat::exp(0x1.62e42fefa39efp-1) == 0x1.fffffffffffffp+0);
+
+// The float fma of constant evaluation (cxmat/math/fp.hpp; Clang's explicit fusion on 32-bit Arm
+// uses it), by hand. (1 + 2^-13)(1 - 2^-13) = 1 - 2^-26: fused, minus 1 leaves -2^-26, where the
+// rounded product gives 0. (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24 is halfway between two floats, and
+// adding ±2^-70 decides the rounding, which rounding the sum to double first (1 + 2^-70 is 1 in
+// double) would lose to the tie-to-even rule: 1 + 2^-11 both ways.
+static_assert(cxmat::detail::fused_multiply_add_exact(1 + 0x1p-13f, 1 - 0x1p-13f, -1.0f) == -0x1p-26f);
+static_assert((1 + 0x1p-13f) * (1 - 0x1p-13f) - 1.0f == 0.0f);
+static_assert(cxmat::detail::fused_multiply_add_exact(1 + 0x1p-12f, 1 + 0x1p-12f, 0x1p-70f) == 1 + 0x1p-11f + 0x1p-23f);
+static_assert(cxmat::detail::fused_multiply_add_exact(1 + 0x1p-12f, 1 + 0x1p-12f, -0x1p-70f) == 1 + 0x1p-11f);
+static_assert(cxmat::detail::fused_multiply_add_exact(1 + 0x1p-12f, 1 + 0x1p-12f, 0.0f) == 1 + 0x1p-11f);
+static_assert(cxmat::detail::fused_multiply_add_exact(-(1 + 0x1p-12f), 1 + 0x1p-12f, -0x1p-70f) ==
+              -(1 + 0x1p-11f + 0x1p-23f));
+// Infinities pass through.
+static_assert(cxmat::detail::fused_multiply_add_exact(__builtin_huge_valf(), 2.0f, 1.0f) == __builtin_huge_valf());
+static_assert(cxmat::detail::fused_multiply_add_exact(2.0f, 3.0f, -__builtin_huge_valf()) == -__builtin_huge_valf());

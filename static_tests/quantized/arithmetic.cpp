@@ -60,14 +60,32 @@ static_assert(q8::quantize_multiplier(0.0) == q8::requantizer{0, 0});
 // MultiplyByQuantizedMultiplier: double rounding is the reference behaviour.
 static_assert(q8::requantize(100, {1 << 30, 0}) == 50);
 static_assert(q8::requantize(6, {1 << 30, -1}) == 2 && q8::requantize(-6, {1 << 30, -1}) == -2);  // ±1.5
-static_assert(q8::requantize(1, {1610612736, -1}) == 1);    // 0.375: 0.75 -> 1, then 0.5 -> 1 (single rounding: 0)
-static_assert(q8::requantize(1 << 30, {1 << 30, 2}) == 0);  // the left shift wraps, as on the targets
-static_assert(q8::requantize(-7, {1 << 30, 3}) == -28);     // -7 · 4
+static_assert(q8::requantize(1, {1610612736, -1}) == 1);     // 0.375: 0.75 -> 1, then 0.5 -> 1 (single rounding: 0)
+static_assert(q8::requantize(1 << 30, {1 << 30, 2}) == 0);   // the left shift wraps, as on the targets
+static_assert(q8::requantize(-7, {1 << 30, 3}) == -28);      // -7 · 4
+static_assert(q8::requantize(100, {-(1 << 30), 0}) == -50);  // a negative factor, as quantize_multiplier(-0.5)
+
+// What a requantizer may hold: multiplier 0 or |multiplier| in [2^30, 2^31), shift in [-31, 30]
+// (anything else is refused where it is used: compile_fail 46 and 52, and the run-time tests).
+static_assert(q8::valid_requantizer({0, 0}) && q8::valid_requantizer({0, -31}) && q8::valid_requantizer({1 << 30, 30}));
+static_assert(q8::valid_requantizer({max32, -31}) && q8::valid_requantizer({-max32, 0}) &&
+              q8::valid_requantizer({-(1 << 30), 0}));
+static_assert(!q8::valid_requantizer({(1 << 30) - 1, 0}) && !q8::valid_requantizer({-(1 << 30) + 1, 0}));
+static_assert(!q8::valid_requantizer({1, 0}) && !q8::valid_requantizer({-1, 0}) && !q8::valid_requantizer({min32, 0}));
+static_assert(!q8::valid_requantizer({1 << 30, 31}) && !q8::valid_requantizer({1 << 30, -32}));
+static_assert(q8::valid_requantizer(q8::quantize_multiplier(1e12)) &&
+              q8::valid_requantizer(q8::quantize_multiplier(-1e-9)));
 
 // Softmax parameters: input_scale 0.1 -> 0.1·2^26 = 0.8·2^23; diff_min = -floor(31·2^26 / 2^23).
 static_assert(q8::make_softmax_params(0.1) == q8::softmax_params{1717986918, 23, -248});
 static_assert(q8::make_softmax_params(1.0) == q8::softmax_params{1 << 30, 27, -15});
 static_assert(q8::make_softmax_params(0.05, 2.0) == q8::make_softmax_params(0.1));
+// What softmax_params may hold: multiplier 0 or in [2^30, 2^31), left_shift in [0, 31], diff_min <= 0.
+static_assert(q8::valid_softmax_params(q8::make_softmax_params(0.1)) && q8::valid_softmax_params({0, 0, 0}));
+static_assert(q8::valid_softmax_params({max32, 31, min32}));
+static_assert(!q8::valid_softmax_params({(1 << 30) - 1, 20, -4}) && !q8::valid_softmax_params({-(1 << 30), 20, -4}));
+static_assert(!q8::valid_softmax_params({1 << 30, 32, -4}) && !q8::valid_softmax_params({1 << 30, -1, -4}));
+static_assert(!q8::valid_softmax_params({1 << 30, 20, 1}));
 
 // exp_on_negative_values: exp(0) = 1 (INT32_MAX); exp(-1) = 790015084.0 / 2^31 and exp(-1/4) =
 // 1672461947.2 / 2^31 to within the Taylor remainder on [-1/8, 1/8], (1/8)^5 / 120 · 2^31 = 546.

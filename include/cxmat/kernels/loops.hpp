@@ -5,10 +5,14 @@
 // read local copies of their operands; on a target without vector registers (Cortex-M) that is
 // code and stack for nothing. These loops read their operands where they are and add the same
 // terms in the same order, from Acc{} (+0) with the index increasing, so their results are the
-// bits of constant evaluation wherever the compiler fuses no multiply-add.
+// bits of constant evaluation wherever the target has no FMA. Each term is added by
+// multiply_add_scalar (the one fusion policy, cxmat/math/fp.hpp): on a Cortex-M4F both GCC and
+// Clang fuse it, where otherwise GCC fused it by its default contraction and Clang did not.
 #pragma once
 
 #include <cstddef>
+
+#include <cxmat/math/fp.hpp>
 
 namespace cxmat::detail {
 
@@ -17,7 +21,7 @@ namespace cxmat::detail {
 template <class T>
 inline T dot_loop(const T* x, const T* y, std::size_t n) noexcept {
   T acc{};
-  for (std::size_t k = 0; k < n; ++k) acc = acc + x[k] * y[k];
+  for (std::size_t k = 0; k < n; ++k) acc = multiply_add_scalar(x[k], y[k], acc);
   return acc;
 }
 
@@ -33,7 +37,7 @@ template <std::size_t N, class Acc, std::size_t AW, class T, std::size_t YW>
 [[gnu::always_inline]] inline void scaled_add_loop(Acc (&acc)[AW], std::size_t acc_off, T w, const T (&y)[YW],
                                                    std::size_t y_off) noexcept {
   for (std::size_t c = 0; c < N; ++c) {
-    acc[acc_off + c] = acc[acc_off + c] + static_cast<Acc>(w) * static_cast<Acc>(y[y_off + c]);
+    acc[acc_off + c] = multiply_add_scalar(static_cast<Acc>(w), static_cast<Acc>(y[y_off + c]), acc[acc_off + c]);
   }
 }
 

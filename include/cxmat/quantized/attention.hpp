@@ -139,6 +139,7 @@ constexpr void heads_by_row(const std::int8_t (*x)[DModel], const attention_head
     }
   }
 #endif
+  const softmax_params sm = checked_softmax_params(l.softmax);
   for (std::size_t i = 0; i < N; ++i) {
     std::int8_t q[1][qw]{}, p[1][N]{}, c[1][vw]{};
     bool keep[N]{};
@@ -147,7 +148,7 @@ constexpr void heads_by_row(const std::int8_t (*x)[DModel], const attention_head
                              l.query, q, 0, l.channels.q());
     for (std::size_t h = 0; h < H; ++h) {
       matmul_transposed_kernel(rows_of<qw>{q, h * DK}, rows_of<qw>{k, h * DK}, 1, N, DK, nullptr, l.scores, p, 0);
-      softmax_row<N>(p[0], p[0], sizeof...(O) == 0 ? nullptr : keep, l.softmax);
+      softmax_row<N>(p[0], p[0], sizeof...(O) == 0 ? nullptr : keep, sm);
       if constexpr (!std::is_same_v<Probs, std::nullptr_t>) {
         for (std::size_t j = 0; j < N; ++j) probs->items[h].elems[i][j] = p[0][j];
       }

@@ -108,19 +108,19 @@ template <class A, class B, std::size_t OutCols, class Bias, class Channels = st
 constexpr void matmul_transposed_kernel(A a, B b, std::size_t rows, std::size_t cols, std::size_t depth, Bias bias,
                                         const matmul_params& p, std::int8_t (*out)[OutCols], std::size_t out_col0,
                                         Channels channels = nullptr) noexcept {
-  // requantize's shift checked and split once (a named error in a constant expression when out of range).
+  // requantize's multiplier and shift checked, and the shift split, once (a named error in a
+  // constant expression when out of range; requantize's documented results at run time).
   const std::int32_t shift = checked_shift(p.output.shift), left = shift > 0 ? shift : 0,
-                     right = shift > 0 ? 0 : -shift;
+                     right = shift > 0 ? 0 : -shift, multiplier = checked_multiplier(p.output.multiplier);
   for (std::size_t i = 0; i < rows; ++i) {
     for (std::size_t j = 0; j < cols; ++j) {
       // Few statements: the constant evaluator counts them for every output element.
       std::int32_t v = 0;
       if constexpr (std::is_same_v<Bias, std::nullptr_t> && std::is_same_v<Channels, std::nullptr_t>) {
-        v = requantize_by(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset), p.output.multiplier, left, right) +
+        v = requantize_by(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset), multiplier, left, right) +
             p.output_offset;
       } else if constexpr (std::is_same_v<Channels, std::nullptr_t>) {
-        v = requantize_by(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset) + bias[j], p.output.multiplier, left,
-                          right) +
+        v = requantize_by(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset) + bias[j], multiplier, left, right) +
             p.output_offset;
       } else if constexpr (std::is_same_v<Bias, std::nullptr_t>) {
         v = requantize(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset), channels[j]) + p.output_offset;

@@ -14,7 +14,24 @@ namespace detail {
 // Named errors of constant evaluation: each is deliberately not constexpr, so reaching one stops
 // the constant expression and the compiler names it (its first line quotes the function).
 inline void requantizer_shift_must_be_in_minus_31_to_30() noexcept {}
+inline void requantizer_multiplier_must_be_0_or_in_2_pow_30_to_2_pow_31_in_magnitude() noexcept {}
 inline void quantize_multiplier_of_nan_or_infinity() noexcept {}
+
+// Whether m is a multiplier quantize_multiplier can make: 0, or |m| in [2^30, 2^31) (a Q31
+// number in [0.5, 1), negative for a negative factor). INT32_MIN (|m| = 2^31) is outside.
+constexpr bool normalized_multiplier(std::int32_t m) noexcept {
+  return m == 0 || m >= (std::int32_t{1} << 30) ||
+         (m <= -(std::int32_t{1} << 30) && m != std::numeric_limits<std::int32_t>::min());
+}
+
+// The multiplier of a requantizer checked: outside normalized_multiplier's range a constant
+// expression stops with a named error, and at run time the factor is 0 (the requantizer that
+// quantize_multiplier gives a NaN), a documented, defined result instead of a silent one.
+constexpr std::int32_t checked_multiplier(std::int32_t m) noexcept {
+  if (normalized_multiplier(m)) return m;
+  if (std::is_constant_evaluated()) requantizer_multiplier_must_be_0_or_in_2_pow_30_to_2_pow_31_in_magnitude();
+  return 0;
+}
 
 // The shift of a requantizer clamped to [-31, 30]: outside that range the shifts of requantize
 // would be undefined, so a constant expression stops with a named error, and at run time the
@@ -26,13 +43,22 @@ constexpr std::int32_t checked_shift(std::int32_t shift) noexcept {
 }
 }  // namespace detail
 
-/// A real factor m = multiplier * 2^(shift - 31), multiplier a Q31 number in [2^30, 2^31) (or 0).
-/// shift > 0 shifts left and shift <= 0 shifts right, as TFLite's `shift` / CMSIS-NN's `shift`.
+/// A real factor m = multiplier * 2^(shift - 31), multiplier a Q31 number with |multiplier| in
+/// [2^30, 2^31) (or 0; negative for a negative factor, as TFLite's QuantizeMultiplier makes it),
+/// shift in [-31, 30]. shift > 0 shifts left and shift <= 0 shifts right, as TFLite's `shift` /
+/// CMSIS-NN's `shift`. A requantizer written by hand outside those ranges is refused where it is
+/// used (requantize, the products): see requantize.
 struct requantizer {
   std::int32_t multiplier;
   std::int32_t shift;
   friend constexpr bool operator==(const requantizer&, const requantizer&) = default;
 };
+
+/// Whether r is a requantizer quantize_multiplier can make: multiplier 0 or |multiplier| in
+/// [2^30, 2^31), and shift in [-31, 30].
+constexpr bool valid_requantizer(requantizer r) noexcept {
+  return detail::normalized_multiplier(r.multiplier) && r.shift >= -31 && r.shift <= 30;
+}
 
 /// The rounded high half of 2·a·b (gemmlowp's SaturatingRoundingDoublingHighMul): a·b / 2^31
 /// rounded to nearest with ties toward +infinity; the one overflowing case, INT32_MIN · INT32_MIN,
@@ -77,12 +103,16 @@ constexpr std::int32_t requantize_by(std::int32_t acc, std::int32_t multiplier, 
 /// acc · m rounded, for m = multiplier · 2^(shift - 31): TFLite's MultiplyByQuantizedMultiplier
 /// and CMSIS-NN's arm_nn_requantize. Two roundings (the high multiply, then the right shift), so
 /// results can differ by one from round(acc · m); that is the reference behaviour, kept on purpose.
-/// Any int32 multiplier is defined; the shift must be in [-31, 30] (what quantize_multiplier
-/// produces): outside, a constant expression stops with requantizer_shift_must_be_in_minus_31_to_30,
-/// and at run time the shift is clamped to that range (never undefined behaviour).
+/// r must be valid_requantizer(r), as quantize_multiplier makes it. A multiplier that is neither 0 nor in
+/// [2^30, 2^31) in magnitude stops a constant expression with
+/// requantizer_multiplier_must_be_0_or_in_2_pow_30_to_2_pow_31_in_magnitude, and at run time
+/// counts as 0 (the result is 0). A shift outside [-31, 30] stops a constant expression with
+/// requantizer_shift_must_be_in_minus_31_to_30, and at run time is clamped to that range. Never
+/// undefined behaviour.
 constexpr std::int32_t requantize(std::int32_t acc, requantizer r) noexcept {
   const std::int32_t shift = detail::checked_shift(r.shift);
-  return detail::requantize_by(acc, r.multiplier, shift > 0 ? shift : 0, shift > 0 ? 0 : -shift);
+  return detail::requantize_by(acc, detail::checked_multiplier(r.multiplier), shift > 0 ? shift : 0,
+                               shift > 0 ? 0 : -shift);
 }
 
 namespace detail {

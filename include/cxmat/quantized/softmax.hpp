@@ -17,18 +17,30 @@
 namespace cxmat::q8 {
 
 namespace detail {
-inline void softmax_scale_and_beta_must_be_positive() noexcept {}  // a named error (requantize.hpp)
+// Named errors (requantize.hpp).
+inline void softmax_scale_and_beta_must_be_positive() noexcept {}
+inline void softmax_multiplier_must_be_0_or_in_2_pow_30_to_2_pow_31() noexcept {}
+inline void softmax_left_shift_must_be_in_0_to_31() noexcept {}
 }  // namespace detail
 
 /// The parameters of arm_softmax_s8 (TFLite's SoftmaxParams input_multiplier, input_left_shift,
 /// diff_min): a difference d = x - max(row) (in input steps) becomes the Q5.26 number
 /// d · input_scale · beta through `multiplier` and `left_shift`, and entries with d < diff_min
-/// get probability 0 (their exp is below what the output can show). left_shift is in [0, 31]
-/// (a value outside is clamped to that range: never an undefined shift).
+/// get probability 0 (their exp is below what the output can show). As make_softmax_params makes
+/// them: multiplier 0 or in [2^30, 2^31), left_shift in [0, 31]. Written by hand outside those
+/// ranges, they are refused by softmax: a named error in a constant expression, and at run time
+/// the multiplier counts as 0 and the shift is clamped to [0, 31] (never undefined behaviour).
 struct softmax_params {
   std::int32_t multiplier, left_shift, diff_min;
   friend constexpr bool operator==(const softmax_params&, const softmax_params&) = default;
 };
+
+/// Whether p is what make_softmax_params can make: multiplier 0 or in [2^30, 2^31), left_shift
+/// in [0, 31], diff_min <= 0.
+constexpr bool valid_softmax_params(softmax_params p) noexcept {
+  return (p.multiplier == 0 || p.multiplier >= (std::int32_t{1} << 30)) && p.left_shift >= 0 && p.left_shift <= 31 &&
+         p.diff_min <= 0;
+}
 
 /// The quantization of every int8 softmax output: scale 1/256, zero point -128.
 inline constexpr quantization softmax_output_quantization{1.0 / 256.0, -128};
@@ -105,9 +117,31 @@ constexpr std::int32_t one_over_one_plus_x_for_x_in_0_1(std::int32_t a) noexcept
   return saturating_shift_left(x, 1);
 }
 
+// softmax_params checked, once per call of the layer or of softmax_rows (softmax_row takes them
+// checked): a multiplier or left shift out of range is a named error in a constant expression,
+// and at run time the multiplier counts as 0 and the shift is clamped to [0, 31]. diff_min is
+// taken in [lowest, 0]: entries whose d · 2^left_shift would leave int32 take no part
+// (make_softmax_params's diff_min keeps them out already; a hand-written one might not), so exp's
+// argument stays <= 0, and the max always takes part, so the row's sum is positive.
+constexpr softmax_params checked_softmax_params(const softmax_params& p) noexcept {
+  softmax_params r = p;
+  if (!(p.multiplier == 0 || p.multiplier >= (std::int32_t{1} << 30))) {
+    if (std::is_constant_evaluated()) softmax_multiplier_must_be_0_or_in_2_pow_30_to_2_pow_31();
+    r.multiplier = 0;
+  }
+  if (p.left_shift < 0 || p.left_shift > 31) {
+    if (std::is_constant_evaluated()) softmax_left_shift_must_be_in_0_to_31();
+    r.left_shift = p.left_shift < 0 ? 0 : 31;
+  }
+  const std::int32_t lowest = -(std::numeric_limits<std::int32_t>::max() >> r.left_shift);
+  r.diff_min = p.diff_min > 0 ? 0 : (p.diff_min < lowest ? lowest : p.diff_min);
+  return r;
+}
+
 /// One row of arm_softmax_s8: in and out hold N int8 values (they may be the same array); keep,
 /// when not null, says which entries take part (the others, as entries below diff_min, get
 /// probability 0, i.e. -128). A row with no entry taking part is all -128. N <= max_softmax_row.
+/// p as checked_softmax_params returns it (never undefined behaviour then).
 /// Each entry's exp is computed once and kept (4·N bytes of stack), where the reference kernels
 /// compute it twice; the values are the same.
 template <std::size_t N>
@@ -123,15 +157,13 @@ constexpr void softmax_row(const std::int8_t* in, std::int8_t* out, const bool* 
   }
   // e[c]: exp of the scaled difference d = in[c] - max in Q0.31, or -1 when the entry takes no
   // part (masked, or d below diff_min). sum: Q12.19, at least 2^19 (the max's own term).
-  // left_shift clamped to [0, 31] (make_softmax_params stays inside; never an undefined shift).
-  const std::int32_t left = p.left_shift < 0 ? 0 : (p.left_shift > 31 ? 31 : p.left_shift);
   std::int32_t e[N]{}, sum = 0;
   for (std::size_t c = 0; c < N; ++c) {
     const std::int32_t d = in[c] - max;
-    e[c] =
-        !any || (keep != nullptr && !keep[c]) || d < p.diff_min
-            ? -1
-            : exp_on_negative_values(saturating_rounding_doubling_high_mul(wrapping_shift_left(d, left), p.multiplier));
+    e[c] = !any || (keep != nullptr && !keep[c]) || d < p.diff_min
+               ? -1
+               : exp_on_negative_values(
+                     saturating_rounding_doubling_high_mul(wrapping_shift_left(d, p.left_shift), p.multiplier));
     sum += e[c] >= 0 ? rounding_divide_by_pot(e[c], 12) : 0;
   }
   if (!any) {  // a fully masked row: every probability 0
@@ -160,7 +192,8 @@ constexpr matrix<std::int8_t, R, C> softmax_rows(const matrix<std::int8_t, R, C>
                                                  const softmax_params& params) noexcept {
   static_assert(C.size <= max_softmax_row, "softmax_rows(m, params): rows longer than 511 are not supported");
   matrix<std::int8_t, R, C> out{};
-  for (std::size_t i = 0; i < R.size; ++i) detail::softmax_row<C.size>(m.elems[i], out.elems[i], nullptr, params);
+  const softmax_params p = detail::checked_softmax_params(params);
+  for (std::size_t i = 0; i < R.size; ++i) detail::softmax_row<C.size>(m.elems[i], out.elems[i], nullptr, p);
   return out;
 }
 
