@@ -279,6 +279,14 @@ static_assert(has(wo, "matmul(A, transpose(B))") && !has(wo, "CXMAT_DIM_EQUALS")
 // d_model x d_k: here the names could be one dimension.
 constexpr auto named = matmul_sentence<n, cxmat::times_v<2, d_v>, d_model, d_k>;
 static_assert(has(named, "CXMAT_DIM_EQUALS") && !has(named, "transpose(B)") && !has(named, "matmul(B, A)"));
+// Two plain operands of one shape (Q·K, or W_o·heads): both readings, not the Q·K fix alone.
+constexpr auto same_plain =
+    matmul_sentence<extent<anonymous>{2}, extent<anonymous>{4}, extent<anonymous>{2}, extent<anonymous>{4}>;
+static_assert(has(same_plain, "or the operands are in the wrong order") && !has(same_plain, "write matmul(Q"));
+// Heads stacked by rows (4 x 3: two 2 x 3 heads) times a 6 x 4 W_o: the swap fits too, so both.
+constexpr auto stacked =
+    matmul_sentence<extent<anonymous>{4}, extent<anonymous>{3}, extent<anonymous>{6}, extent<anonymous>{4}>;
+static_assert(has(stacked, "write matmul(B, A)") && has(stacked, "stacked by rows (vconcat)"));
 // d_k against n, with no transpose or swap that fits: no fix suggested at all.
 constexpr auto plain_names = matmul_sentence<m, d_k, n, d_model>;
 static_assert(!has(plain_names, "CXMAT_DIM_EQUALS") && !has(plain_names, "transpose") &&

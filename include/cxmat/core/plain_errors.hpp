@@ -212,11 +212,13 @@ constexpr sentence must_equal_sentence(const char* operation, const char* a, con
 #if CXMAT_PLAIN_ERRORS
 namespace cxmat::detail::plain {
 // One sentence per shape error of core/shape_rules.hpp, in its order.
-// The hint of matmul(A, B) is chosen from both operands' shapes, and only where one fix fits
-// them: B's columns fitting A's columns mean B is transposed (Q·K for Q·Kᵀ when the rows fit too,
-// as they do for self-attention's Q and K; X·Wᵀ for a projection otherwise); A's rows fitting
-// B's columns mean the operands are swapped (W·X for X·W). Where neither fits, the names alone
-// (put_name_hint) or nothing.
+// The hint of matmul(A, B) is chosen from both operands' shapes, and names one fix only where
+// the shapes single it out (docs/shape_errors.md, "Hints and their fixes", checks that it leads
+// to the correct program): B's columns fitting A's columns mean B is transposed (Q·K for Q·Kᵀ
+// when both have the same shape with named columns; X·Wᵀ for a projection otherwise); A's rows
+// fitting B's columns mean the operands are swapped (W·X for X·W). Two operands of one plain
+// shape, or a swap that also fits heads stacked by rows (H·n x d_v against H·d_v rows), get both
+// readings. Where nothing fits, the names alone (put_name_hint) or nothing.
 template <class ARows, class ACols, class BRows, class BCols>
 constexpr sentence matmul_inner() noexcept {
   sentence s = must_equal_sentence<ACols, BRows>("matmul(A, B): ", "A's columns", "B's rows", ". A is ");
@@ -226,8 +228,20 @@ constexpr sentence matmul_inner() noexcept {
   s.put(".");
   constexpr bool transposed = fits<ACols, BCols>;
   constexpr bool swapped = fits<ARows, BCols>;
-  if constexpr (transposed && fits<ARows, BRows>) {
+  // H = B's rows / A's columns > 1 blocks of A's rows / H rows each, stacked: vconcat where
+  // hconcat belongs gives these shapes too.
+  constexpr bool stacked = ACols::size > 0 && BRows::size % ACols::size == 0 && BRows::size / ACols::size > 1 &&
+                           ARows::size % (BRows::size / ACols::size) == 0;
+  if constexpr (transposed && fits<ARows, BRows> && is_named<ACols>) {
     s.put(" A and B have the same shape, as Q and K do: for Q·Kᵀ write matmul(Q, transpose(K)).");
+  } else if constexpr (transposed && fits<ARows, BRows>) {
+    s.put(
+        " A and B have the same shape: a transpose is missing (Q·Kᵀ is matmul(Q, transpose(K))) or the operands are"
+        " in the wrong order; named dimensions (CXMAT_DIM) would tell which.");
+  } else if constexpr (swapped && stacked) {
+    s.put(
+        " B·A fits, so the operands may be swapped (write matmul(B, A)), or A holds blocks stacked by rows (vconcat)"
+        " that belong side by side (hconcat).");
   } else if constexpr (transposed && swapped) {
     s.put(" B looks transposed (write matmul(A, transpose(B))) or the operands swapped (write matmul(B, A)).");
   } else if constexpr (transposed) {
