@@ -252,8 +252,9 @@ extension, clang++ does not, so the checker refuses them on every compiler); use
 **A shape error** (exercises %(shape)s). The first line names the operation and the
 rule it breaks, `cxmat::shape_error::<operation>_<rule>`, followed by the dimensions involved as
 `cxmat::dim<size, name>`: `cxmat::anonymous` for a plain size, `d_k_dim` for a dimension named
-d_k. `matmul_a_cols_must_equal_b_rows<cxmat::dim<2, cxmat::anonymous>, cxmat::dim<3, cxmat::anonymous>>`
-reads "in matmul(a, b), a has 2 columns and b has 3 rows, and they must be equal". The note
+d_k. `matmul_a_cols_must_equal_b_rows<cxmat::dim<3, cxmat::anonymous>, cxmat::dim<2, cxmat::anonymous>,
+cxmat::dim<3, cxmat::anonymous>, cxmat::dim<2, cxmat::anonymous>>` reads "in matmul(a, b), a is 3 x 2 and b is
+3 x 2, and a's 2 columns must equal b's 3 rows". The note
 after it quotes the rule's declaration in cxmat, whose comment is a hint (`Q·Kᵀ is matmul(Q,
 transpose(K))`). The checker shows it as `cxmat says:`. With clang++ 17 or later the checker
 compiles with `-std=c++2c`, where cxmat states the same error as a sentence instead

@@ -1,7 +1,7 @@
 // Mistake: Forgot the transpose in the scores: Q·K instead of Q·Kᵀ (worksheet 001, all 2 x 2).
 // Rule: matmul(a, b): a.cols must equal b.rows (sizes and names).
-// Expect: shape_error::matmul_a_cols_must_equal_b_rows<cxmat::dim<2, d_k_dim>, cxmat::dim<2, n_dim> ?>
-// Expect-plain: error: static assertion failed: matmul\(A, B\): A's columns \(2, d_k\) must equal B's rows \(2, n\)\.
+// Expect: shape_error::matmul_a_cols_must_equal_b_rows<cxmat::dim<2, n_dim>, cxmat::dim<2, d_k_dim>, cxmat::dim<2, n_dim>, cxmat::dim<2, d_k_dim> ?>
+// Expect-plain: error: static assertion failed: matmul\(A, B\): A's columns \(2, d_k\) must equal B's rows \(2, n\)\. A is .* for Q·Kᵀ write matmul\(Q, transpose\(K\)\)\.
 #include <cxmat/cxmat.hpp>
 #include <cxmat/io/shape_text.hpp>
 

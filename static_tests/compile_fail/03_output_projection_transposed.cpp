@@ -1,7 +1,7 @@
 // Mistake: A transposed W_o (worksheet 003 part 5: W_o is 4 x 4, so only the names differ).
 // Rule: matmul(a, b): a.cols must equal b.rows; Concat(heads) is n x (H·d_h), W_o is (H·d_h) x d_model.
-// Expect: shape_error::matmul_a_cols_must_equal_b_rows<cxmat::dim<4, cxmat::times<2, d_h_dim> ?>, cxmat::dim<4, d_model_dim> ?>
-// Expect-plain: error: static assertion failed: matmul\(A, B\): A's columns \(4, 2\*d_h\) must equal B's rows \(4, d_model\)\.
+// Expect: shape_error::matmul_a_cols_must_equal_b_rows<cxmat::dim<2, n_dim>, cxmat::dim<4, cxmat::times<2, d_h_dim> ?>, cxmat::dim<4, d_model_dim>, cxmat::dim<4, cxmat::times<2, d_h_dim> ?> ?>
+// Expect-plain: error: static assertion failed: matmul\(A, B\): A's columns \(4, 2\*d_h\) must equal B's rows \(4, d_model\)\. A is .*so B looks transposed: write matmul\(A, transpose\(B\)\)
 #include <cxmat/cxmat.hpp>
 #include <cxmat/io/shape_text.hpp>
 

@@ -321,6 +321,11 @@ def main():
             blocks[(s.stem, label)] = (output_block(s, label, shown, count), count)
 
     page = render(snippets, labels, blocks)
+    # The table of hints and their fixes (hint_fixes.py writes and checks it) is kept as it is.
+    old_page = current if args.check else (open(DOC, encoding="utf-8").read() if os.path.exists(DOC) else "")
+    hints = re.search(r"<!-- begin hints -->.*?<!-- end hints -->\n", old_page, re.S)
+    if hints:
+        page = page.rstrip("\n") + "\n\n" + hints.group(0)
     if args.check:
         if page == current:
             print("docs/shape_errors.md is current for %s (%d snippets)" % (", ".join(c[1] for c in compilers),

@@ -98,8 +98,9 @@ CXMAT_ASSERT_REJECTED([](const auto& qq, const auto& kk) {
 CXMAT_ASSERT_REJECTED([](const auto& qq, const auto& kk) {
   return !requires { qq* kk; };
 }(Q1, K1));
-static_assert(same<decltype(cxmat::matmul(Q1, K1)),
-                   cxmat::shape_error::matmul_a_cols_must_equal_b_rows<dim<2, d_k_dim>, dim<2, n_dim>>>);
+static_assert(
+    same<decltype(cxmat::matmul(Q1, K1)), cxmat::shape_error::matmul_a_cols_must_equal_b_rows<
+                                              dim<2, n_dim>, dim<2, d_k_dim>, dim<2, n_dim>, dim<2, d_k_dim>>>);
 // V used in place of K: its width is d_v, not d_k.
 CXMAT_ASSERT_REJECTED([](const auto& qq, const auto& vv) {
   return !requires { cxmat::attention_weights(qq, vv); };
@@ -171,7 +172,8 @@ CXMAT_ASSERT_REJECTED([](const auto& h, const auto& wo) {
 }(heads, Wo));
 static_assert(
     same<decltype(heads * cxmat::transpose(Wo)),
-         cxmat::shape_error::matmul_a_cols_must_equal_b_rows<dim<4, cxmat::times<2, d_h_dim>>, dim<4, d_model_dim>>>);
+         cxmat::shape_error::matmul_a_cols_must_equal_b_rows<dim<2, n_dim>, dim<4, cxmat::times<2, d_h_dim>>,
+                                                             dim<4, d_model_dim>, dim<4, cxmat::times<2, d_h_dim>>>>);
 // The same mistake with plain sizes compiles.
 static_assert([](const auto& h, const auto& wo) {
   return requires { h* cxmat::transpose(wo); };

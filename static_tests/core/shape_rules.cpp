@@ -3,6 +3,7 @@
 // the shape error the compiler will print, with its sizes and names. The rule's concept is
 // checked directly too. Sizes differ here; named_dimensions.cpp covers equal sizes with
 // different names.
+#include <string_view>
 #include <type_traits>
 
 #include <cxmat/attention/batched.hpp>
@@ -46,8 +47,10 @@ static_assert([](const auto& a, const auto& b) {
   return requires { cxmat::matmul(a, b); }
   &&requires { a* b; };
 }(a23, a32));
-static_assert(same<decltype(cxmat::matmul(a23, a23)), error::matmul_a_cols_must_equal_b_rows<plain<3>, plain<2>>>);
-static_assert(same<decltype(a23 * a23), error::matmul_a_cols_must_equal_b_rows<plain<3>, plain<2>>>);
+static_assert(same<decltype(cxmat::matmul(a23, a23)),
+                   error::matmul_a_cols_must_equal_b_rows<plain<2>, plain<3>, plain<2>, plain<3>>>);
+static_assert(
+    same<decltype(a23 * a23), error::matmul_a_cols_must_equal_b_rows<plain<2>, plain<3>, plain<2>, plain<3>>>);
 // Scalar products are not matrix products.
 static_assert([](const auto& a) {
   return requires { a * 2.0; }
@@ -222,8 +225,10 @@ CXMAT_ASSERT_REJECTED([](const auto& x, const auto& w) {
   &&requires { x* cxmat::transpose(w); };
 }(b2x23, a23));
 static_assert(same<decltype(b2x23 * b3x32), error::batch_sizes_must_match<plain<2>, plain<3>>>);
-static_assert(same<decltype(b2x23 * b2x23), error::matmul_a_cols_must_equal_b_rows<plain<3>, plain<2>>>);
-static_assert(same<decltype(b2x23 * a23), error::matmul_a_cols_must_equal_b_rows<plain<3>, plain<2>>>);
+static_assert(
+    same<decltype(b2x23 * b2x23), error::matmul_a_cols_must_equal_b_rows<plain<2>, plain<3>, plain<2>, plain<3>>>);
+static_assert(
+    same<decltype(b2x23 * a23), error::matmul_a_cols_must_equal_b_rows<plain<2>, plain<3>, plain<2>, plain<3>>>);
 static_assert(same<decltype(cxmat::scaled_dot_product_attention(b2x23, b3x32, b3x32)),
                    error::batch_sizes_must_match<plain<2>, plain<3>>>);
 static_assert(same<decltype(cxmat::scaled_dot_product_attention(b2x23, b2x32, b2x32)),
@@ -240,6 +245,54 @@ CXMAT_ASSERT_REJECTED([](const auto& a) {
 }(a23));
 static_assert(same<decltype(cxmat::with_dims<3, 2>(a23)),
                    error::with_dims_must_keep_sizes_and_names<plain<2>, plain<3>, plain<3>, plain<2>>>);
+
+#if CXMAT_PLAIN_ERRORS
+// The hint of a matmul sentence is chosen from both operands' shapes and names only one fix:
+// transpose(K) for Q·K, transpose(B) where B's columns fit A's, the swap for W·X, and
+// CXMAT_DIM_EQUALS only where a product of names meets a name (never for d_k against n).
+namespace hints {
+CXMAT_DIM(n, 2);
+CXMAT_DIM(m, 2);
+CXMAT_DIM(d_k, 2);
+CXMAT_DIM(d_v, 2);
+CXMAT_DIM(d_model, 4);
+template <auto R1, auto C1, auto R2, auto C2>
+constexpr auto matmul_sentence =
+    cxmat::detail::plain::matmul_inner<cxmat::dim_of<R1>, cxmat::dim_of<C1>, cxmat::dim_of<R2>, cxmat::dim_of<C2>>();
+constexpr bool has(const cxmat::detail::plain::sentence& s, std::string_view part) noexcept {
+  return std::string_view(s.data(), s.size()).find(part) != std::string_view::npos;
+}
+// Q·K in self-attention: both n x d_k.
+constexpr auto qk = matmul_sentence<n, d_k, n, d_k>;
+static_assert(has(qk, "matmul(Q, transpose(K))") && !has(qk, "CXMAT_DIM_EQUALS") && !has(qk, "matmul(B, A)"));
+// X·transpose(Wk): n x d_model times d_k x d_model.
+constexpr auto xwt = matmul_sentence<n, d_model, d_k, d_model>;
+static_assert(has(xwt, "matmul(A, transpose(B))") && !has(xwt, "Q·Kᵀ") && !has(xwt, "matmul(B, A)"));
+// Wq·X: d_model x d_k times n x d_model.
+constexpr auto wx = matmul_sentence<d_model, d_k, n, d_model>;
+static_assert(has(wx, "matmul(B, A)") && !has(wx, "transpose") && !has(wx, "CXMAT_DIM_EQUALS"));
+// A square W_o transposed: n x 2*d_v times d_model x 2*d_v (d_model = 2*d_v = 4): the transpose,
+// not CXMAT_DIM_EQUALS.
+constexpr auto wo = matmul_sentence<n, cxmat::times_v<2, d_v>, d_model, cxmat::times_v<2, d_v>>;
+static_assert(has(wo, "matmul(A, transpose(B))") && !has(wo, "CXMAT_DIM_EQUALS"));
+// Concat(heads)·W_o where only the names differ and no transpose or swap fits: n x 2*d_v times
+// d_model x d_k: here the names could be one dimension.
+constexpr auto named = matmul_sentence<n, cxmat::times_v<2, d_v>, d_model, d_k>;
+static_assert(has(named, "CXMAT_DIM_EQUALS") && !has(named, "transpose(B)") && !has(named, "matmul(B, A)"));
+// Two plain operands of one shape (Q·K, or W_o·heads): both readings, not the Q·K fix alone.
+constexpr auto same_plain =
+    matmul_sentence<extent<anonymous>{2}, extent<anonymous>{4}, extent<anonymous>{2}, extent<anonymous>{4}>;
+static_assert(has(same_plain, "or the operands are in the wrong order") && !has(same_plain, "write matmul(Q"));
+// Heads stacked by rows (4 x 3: two 2 x 3 heads) times a 6 x 4 W_o: the swap fits too, so both.
+constexpr auto stacked =
+    matmul_sentence<extent<anonymous>{4}, extent<anonymous>{3}, extent<anonymous>{6}, extent<anonymous>{4}>;
+static_assert(has(stacked, "write matmul(B, A)") && has(stacked, "stacked by rows (vconcat)"));
+// d_k against n, with no transpose or swap that fits: no fix suggested at all.
+constexpr auto plain_names = matmul_sentence<m, d_k, n, d_model>;
+static_assert(!has(plain_names, "CXMAT_DIM_EQUALS") && !has(plain_names, "transpose") &&
+              !has(plain_names, "matmul(B, A)") && has(plain_names, "d_k and n are different dimensions"));
+}  // namespace hints
+#endif
 
 }  // namespace rules
 

@@ -88,4 +88,15 @@ CXMAT_ASSERT_REJECTED(!traceable<4, decltype(X), decltype(W), decltype(W), declt
 CXMAT_ASSERT_REJECTED(!traceable<3, decltype(X), decltype(W), decltype(W), decltype(W), matrix<double, 5, 6>>);
 static_assert(traceable<3, decltype(X), decltype(W), decltype(W), decltype(W), matrix<double, 6, 2>>);
 
+// and reports the traced call's shape error (the same type, so the same message in both error
+// modes): the trace checks its arguments with the call's rule list before computing anything.
+static_assert(std::is_same_v<decltype(cxmat::trace_multi_head_attention<4>(X, W, W, W)),
+                             decltype(cxmat::multi_head_attention<4>(X, W, W, W))>);
+static_assert(std::is_same_v<decltype(cxmat::trace_multi_head_attention<3>(X, W, W, W, matrix<double, 5, 6>{})),
+                             decltype(cxmat::multi_head_attention<3>(X, W, W, W, matrix<double, 5, 6>{}))>);
+static_assert(std::is_same_v<decltype(cxmat::trace_self_attention(X, matrix<double, 5, 6>{}, W, W)),
+                             decltype(cxmat::multi_head_attention<1>(X, matrix<double, 5, 6>{}, W, W))>);
+static_assert(std::is_same_v<decltype(cxmat::trace_multi_head_attention_qkv<4>(X, X, X)),
+                             decltype(cxmat::multi_head_attention_qkv<4>(X, X, X))>);
+
 }  // namespace io_trace

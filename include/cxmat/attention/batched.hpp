@@ -102,52 +102,52 @@ constexpr batch<T, B, C, R> transpose(const batch<T, B, R, C>& x) noexcept {
 /// Every item times a shared matrix: (B x R x K)·(K x C) -> B x R x C, e.g. Q = X·Wq for a batch
 /// of inputs X and one projection Wq.
 template <class T, extent B, extent R, extent K1, extent K2, extent C>
-requires rules_hold<rules_of::matmul<T, K1, K2>>
+requires rules_hold<rules_of::matmul<T, R, K1, K2, C>>
 constexpr auto matmul(const batch<T, B, R, K1>& x, const matrix<T, K2, C>& w) noexcept {
   return detail::map_items<B>([&x, &w](std::size_t b) { return matmul(x.items[b], w); });
 }
 
 /// Shape error: batch times matrix with x.cols != w.rows.
 template <class T, extent B, extent R, extent K1, extent K2, extent C>
-decltype(detail::first_failure<rules_of::matmul<T, K1, K2>>::error()) matmul(const batch<T, B, R, K1>& x,
-                                                                             const matrix<T, K2, C>& w) noexcept;
+decltype(detail::first_failure<rules_of::matmul<T, R, K1, K2, C>>::error()) matmul(const batch<T, B, R, K1>& x,
+                                                                                   const matrix<T, K2, C>& w) noexcept;
 
 namespace rules_of {
-template <class T, auto B1, auto K1, auto B2, auto K2>
-using batch_matmul = detail::join_t<detail::rule_list<rule::batch_sizes<B1, B2>>, matmul<T, K1, K2>>;
+template <class T, auto B1, auto R, auto K1, auto B2, auto K2, auto C>
+using batch_matmul = detail::join_t<detail::rule_list<rule::batch_sizes<B1, B2>>, matmul<T, R, K1, K2, C>>;
 }  // namespace rules_of
 
 /// Item by item product of two batches: (B x R x K)·(B x K x C) -> B x R x C, e.g. the scores
 /// Q·Kᵀ of every sequence. The two B must agree.
 template <class T, extent B1, extent R, extent K1, extent B2, extent K2, extent C>
-requires rules_hold<rules_of::batch_matmul<T, B1, K1, B2, K2>>
+requires rules_hold<rules_of::batch_matmul<T, B1, R, K1, B2, K2, C>>
 constexpr auto matmul(const batch<T, B1, R, K1>& a, const batch<T, B2, K2, C>& b) noexcept {
   return detail::map_items<common_extent_v<B1, B2>>([&a, &b](std::size_t i) { return matmul(a.items[i], b.items[i]); });
 }
 
 /// Shape error: item by item product with different B, or a.cols != b.rows.
 template <class T, extent B1, extent R, extent K1, extent B2, extent K2, extent C>
-decltype(detail::first_failure<rules_of::batch_matmul<T, B1, K1, B2, K2>>::error()) matmul(
+decltype(detail::first_failure<rules_of::batch_matmul<T, B1, R, K1, B2, K2, C>>::error()) matmul(
     const batch<T, B1, R, K1>& a, const batch<T, B2, K2, C>& b) noexcept;
 
 /// x * w is matmul(x, w) for a batch x and a matrix w.
 template <class T, extent B, extent R, extent K1, extent K2, extent C>
-requires rules_hold<rules_of::matmul<T, K1, K2>>
+requires rules_hold<rules_of::matmul<T, R, K1, K2, C>>
 constexpr auto operator*(const batch<T, B, R, K1>& x, const matrix<T, K2, C>& w) noexcept { return matmul(x, w); }
 
 /// Shape error: x * w with x.cols != w.rows.
 template <class T, extent B, extent R, extent K1, extent K2, extent C>
-decltype(detail::first_failure<rules_of::matmul<T, K1, K2>>::error()) operator*(const batch<T, B, R, K1>& x,
-                                                                                const matrix<T, K2, C>& w) noexcept;
+decltype(detail::first_failure<rules_of::matmul<T, R, K1, K2, C>>::error()) operator*(
+    const batch<T, B, R, K1>& x, const matrix<T, K2, C>& w) noexcept;
 
 /// a * b is matmul(a, b) for two batches.
 template <class T, extent B1, extent R, extent K1, extent B2, extent K2, extent C>
-requires rules_hold<rules_of::batch_matmul<T, B1, K1, B2, K2>>
+requires rules_hold<rules_of::batch_matmul<T, B1, R, K1, B2, K2, C>>
 constexpr auto operator*(const batch<T, B1, R, K1>& a, const batch<T, B2, K2, C>& b) noexcept { return matmul(a, b); }
 
 /// Shape error: a * b for batches with different B, or a.cols != b.rows.
 template <class T, extent B1, extent R, extent K1, extent B2, extent K2, extent C>
-decltype(detail::first_failure<rules_of::batch_matmul<T, B1, K1, B2, K2>>::error()) operator*(
+decltype(detail::first_failure<rules_of::batch_matmul<T, B1, R, K1, B2, K2, C>>::error()) operator*(
     const batch<T, B1, R, K1>& a, const batch<T, B2, K2, C>& b) noexcept;
 
 /// Every element times the scalar s.

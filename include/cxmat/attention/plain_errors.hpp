@@ -39,7 +39,13 @@ constexpr sentence projection_fits(const char* w, const char* product, const cha
   s.put(" must equal ").put(w).put("'s rows ");
   put_dim<WRows>(s);
   s.put(" (X is n x d_model, ").put(w).put(" is d_model x ").put(width).put(").");
-  if constexpr (XCols::size != WRows::size) s.put(" Is ").put(w).put(" transposed?");
+  if constexpr (XCols::size > 0 && WRows::size > XCols::size && WRows::size % XCols::size == 0) {
+    // The heads' d_model x d_k blocks stacked by rows (vconcat) have the transpose's shape too.
+    s.put(" Is ").put(w).put(" transposed, or are the heads' weights stacked by rows (vconcat) where they belong");
+    s.put(" side by side (hconcat)?");
+  } else if constexpr (XCols::size != WRows::size) {
+    s.put(" Is ").put(w).put(" transposed?");
+  }
   return s;
 }
 

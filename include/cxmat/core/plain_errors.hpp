@@ -129,10 +129,18 @@ constexpr void put_name_hint(sentence& s) noexcept {
           " are different dimensions: is an operand transposed? Only if they are one dimension,"
           " rename with with_dims<R, C>(m) or state it with CXMAT_DIM_EQUALS.");
     } else {
-      s.put(" are different dimensions: look for a missing transpose or operands in the wrong order.");
+      // No fix suggested: the callers test the shapes for a transposed or swapped operand first,
+      // and what is left (a mask of n x d_k, a product of the wrong matrices) has no one fix.
+      s.put(" are different dimensions.");
     }
   }
 }
+
+// Whether two dimension types could be one dimension: the same size, and the same name where
+// both are named (compatible_extents over dimension types).
+template <class A, class B>
+inline constexpr bool fits = A::size == B::size && (!is_named<A> || !is_named<B> ||
+                                                    std::is_same_v<typename A::name_type, typename B::name_type>);
 
 /// A readable name of an element type; other types are "a user-defined type".
 template <class T>
@@ -204,12 +212,47 @@ constexpr sentence must_equal_sentence(const char* operation, const char* a, con
 #if CXMAT_PLAIN_ERRORS
 namespace cxmat::detail::plain {
 // One sentence per shape error of core/shape_rules.hpp, in its order.
-template <class ACols, class BRows>
+// The hint of matmul(A, B) is chosen from both operands' shapes, and names one fix only where
+// the shapes single it out (docs/shape_errors.md, "Hints and their fixes", checks that it leads
+// to the correct program): B's columns fitting A's columns mean B is transposed (Q·K for Q·Kᵀ
+// when both have the same shape with named columns; X·Wᵀ for a projection otherwise); A's rows
+// fitting B's columns mean the operands are swapped (W·X for X·W). Two operands of one plain
+// shape, or a swap that also fits heads stacked by rows (H·n x d_v against H·d_v rows), get both
+// readings. Where nothing fits, the names alone (put_name_hint) or nothing.
+template <class ARows, class ACols, class BRows, class BCols>
 constexpr sentence matmul_inner() noexcept {
-  sentence s = must_equal_sentence<ACols, BRows>(
-      "matmul(A, B): ", "A's columns", "B's rows",
-      ". For Q·Kᵀ write matmul(Q, transpose(K)); a projection X·W needs W with d_model rows.");
-  put_name_hint<ACols, BRows>(s);
+  sentence s = must_equal_sentence<ACols, BRows>("matmul(A, B): ", "A's columns", "B's rows", ". A is ");
+  put_shape<ARows, ACols>(s);
+  s.put(", B is ");
+  put_shape<BRows, BCols>(s);
+  s.put(".");
+  constexpr bool transposed = fits<ACols, BCols>;
+  constexpr bool swapped = fits<ARows, BCols>;
+  // H = B's rows / A's columns > 1 blocks of A's rows / H rows each, stacked: vconcat where
+  // hconcat belongs gives these shapes too.
+  constexpr bool stacked = ACols::size > 0 && BRows::size % ACols::size == 0 && BRows::size / ACols::size > 1 &&
+                           ARows::size % (BRows::size / ACols::size) == 0;
+  if constexpr (transposed && fits<ARows, BRows> && is_named<ACols>) {
+    s.put(" A and B have the same shape, as Q and K do: for Q·Kᵀ write matmul(Q, transpose(K)).");
+  } else if constexpr (transposed && fits<ARows, BRows>) {
+    s.put(
+        " A and B have the same shape: a transpose is missing (Q·Kᵀ is matmul(Q, transpose(K))) or the operands are"
+        " in the wrong order; named dimensions (CXMAT_DIM) would tell which.");
+  } else if constexpr (swapped && stacked) {
+    s.put(
+        " B·A fits, so the operands may be swapped (write matmul(B, A)), or A holds blocks stacked by rows (vconcat)"
+        " that belong side by side (hconcat).");
+  } else if constexpr (transposed && swapped) {
+    s.put(" B looks transposed (write matmul(A, transpose(B))) or the operands swapped (write matmul(B, A)).");
+  } else if constexpr (transposed) {
+    s.put(
+        " B's columns fit A's columns, so B looks transposed: write matmul(A, transpose(B)) (if B is transpose(W), "
+        "W).");
+  } else if constexpr (swapped) {
+    s.put(" B·A fits, so the operands look swapped: write matmul(B, A) (a projection is X·W, X first).");
+  } else {
+    put_name_hint<ACols, BRows>(s);
+  }
   return s;
 }
 
@@ -221,7 +264,7 @@ constexpr sentence same_shape(const char* operation) noexcept {
   s.put(" and B is ");
   put_shape<R2, C2>(s);
   s.put("; both must have the same rows and the same columns (sizes and names).");
-  if constexpr (R1::size == C2::size && C1::size == R2::size && R1::size != C1::size) {
+  if constexpr (fits<R1, C2> && fits<C1, R2>) {
     s.put(" B looks transposed: write transpose(B).");
   } else if constexpr (names_only_differ<R1, R2>) {
     put_name_hint<R1, R2>(s);
@@ -331,9 +374,9 @@ constexpr sentence numeric_elements() noexcept {
 
 namespace cxmat::shape_error {
 // The definitions of the core and ops shape errors (declared in core/shape_rules.hpp).
-template <class ACols, class BRows>
+template <class ARows, class ACols, class BRows, class BCols>
 struct matmul_a_cols_must_equal_b_rows {
-  static_assert(false, detail::plain::matmul_inner<ACols, BRows>());
+  static_assert(false, detail::plain::matmul_inner<ARows, ACols, BRows, BCols>());
 };
 template <class ARows, class ACols, class BRows, class BCols>
 struct elementwise_shapes_must_match {

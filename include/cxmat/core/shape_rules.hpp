@@ -7,7 +7,8 @@
 // is declared but never defined, named after the rule and holding the sizes and names involved:
 //
 //   error: invalid use of incomplete type 'struct cxmat::shape_error::matmul_a_cols_must_equal_b_rows<
-//          cxmat::dim<2, d_k_dim>, cxmat::dim<2, n_dim> >'                       (g++)
+//          cxmat::dim<2, n_dim>, cxmat::dim<2, d_k_dim>, cxmat::dim<2, n_dim>, cxmat::dim<2, d_k_dim> >'
+//                                                                                  (g++)
 //   error: implicit instantiation of undefined template 'cxmat::shape_error::matmul_a_cols_must_...'
 //                                                                                  (clang++)
 //
@@ -91,7 +92,7 @@ concept BatchSizesMatch = compatible_extents<B1, B2>;
 /// dimension types `dim<size, name tag>` (unnamed sizes have the tag `cxmat::anonymous`) or plain
 /// numbers. The compiler quotes the `struct` line under the error, so its comment is a hint.
 namespace shape_error {
-template <class ACols, class BRows>
+template <class ARows, class ACols, class BRows, class BCols>
 struct matmul_a_cols_must_equal_b_rows;  // a is R x K, b is K x C. Q·Kᵀ: matmul(Q, transpose(K)); X·W: W is d_model x d
 template <class ARows, class ACols, class BRows, class BCols>
 struct elementwise_shapes_must_match;  // a + b, a - b, a == b: same rows, same cols (and names)
@@ -213,9 +214,12 @@ concept rules_hold = detail::holds_v<List>;
 
 /// The rules, each bound once to its shape error. Arguments as in the concepts above.
 namespace rule {
-template <auto ACols, auto BRows>
-using matmul_inner = detail::check<InnerExtentsMatch<ACols, BRows>,
-                                   shape_error::matmul_a_cols_must_equal_b_rows<dim_of<ACols>, dim_of<BRows>>>;
+// The error names both operands' shapes, so that its hint can tell a transposed or swapped
+// operand (see core/plain_errors.hpp).
+template <auto ARows, auto ACols, auto BRows, auto BCols>
+using matmul_inner =
+    detail::check<InnerExtentsMatch<ACols, BRows>, shape_error::matmul_a_cols_must_equal_b_rows<
+                                                       dim_of<ARows>, dim_of<ACols>, dim_of<BRows>, dim_of<BCols>>>;
 template <auto R1, auto C1, auto R2, auto C2>
 using same_shape =
     detail::check<SameShape<R1, C1, R2, C2>,
@@ -255,8 +259,8 @@ using numeric_elements = detail::check<!std::is_same_v<T, bool>, shape_error::ar
 
 /// The rule list of each operation of the core and ops layers (attention: attention/rules.hpp).
 namespace rules_of {
-template <class T, auto K1, auto K2>
-using matmul = detail::rule_list<rule::numeric_elements<T>, rule::matmul_inner<K1, K2>>;
+template <class T, auto R, auto K1, auto K2, auto C>
+using matmul = detail::rule_list<rule::numeric_elements<T>, rule::matmul_inner<R, K1, K2, C>>;
 template <class T, auto R1, auto C1, auto R2, auto C2>
 using elementwise = detail::rule_list<rule::numeric_elements<T>, rule::same_shape<R1, C1, R2, C2>>;
 template <auto R1, auto C1, auto R2, auto C2>

@@ -94,11 +94,8 @@ constexpr auto trace_module_attention(const attention_module<T, D, H>& m, const 
 /// and every step is computed with the layer's pieces (norm1, norm2, linear1, linear2, the
 /// activation's function, and the attention trace of trace.hpp on self_attn's weights and biases).
 template <class T, extent DModel, std::size_t H, extent DFF, activation Act, bool NormFirst, extent N, extent XC,
-          class... O>
-requires requires(const encoder_layer<T, DModel, H, DFF, Act, NormFirst>& layer, const matrix<T, N, XC>& x,
-                  const O&... opts) {
-  layer(x, opts...);
-}
+          AttentionOption... O>
+requires rules_hold<rules_of::encoder_layer<T, DModel, H, matrix<T, N, XC>, O...>>
 constexpr auto trace_encoder_layer(const encoder_layer<T, DModel, H, DFF, Act, NormFirst>& layer,
                                    const matrix<T, N, XC>& x, const O&... opts) noexcept {
   using layer_type = encoder_layer<T, DModel, H, DFF, Act, NormFirst>;
@@ -119,6 +116,12 @@ constexpr auto trace_encoder_layer(const encoder_layer<T, DModel, H, DFF, Act, N
   t.output = NormFirst ? t.after_ff : layer.norm2(t.after_ff);
   return t;
 }
+
+/// Shape error of trace_encoder_layer(layer, x, opts...): layer(x, opts...)'s.
+template <class T, extent DModel, std::size_t H, extent DFF, activation Act, bool NormFirst, Matrix X,
+          AttentionOption... O>
+decltype(detail::first_failure<rules_of::encoder_layer<T, DModel, H, X, O...>>::error()) trace_encoder_layer(
+    const encoder_layer<T, DModel, H, DFF, Act, NormFirst>& layer, const X& x, const O&... opts) noexcept;
 
 /// Writes every step of an encoder layer's trace, each as "step (shape):" and its values, in the
 /// order the layer computes them: X, (pre-norm: norm1(X)), the self-attention's steps (as

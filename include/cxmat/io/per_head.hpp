@@ -73,28 +73,36 @@ constexpr auto stacked_projections(const boost::hana::tuple<Heads...>& heads) no
 /// The trace of the per-head form multi_head_attention(x, heads): the heads' W^Q_i side by side
 /// form the block-form W_q (likewise W_k, W_v), whose column block i is head i (worksheet 003
 /// part 4), so the trace is trace_multi_head_attention<H> of the stacked projections. Every head
-/// must have the same shapes.
-template <class T, extent N, extent DM, class... Heads>
-requires(detail::heads_alike_v<boost::hana::tuple<Heads...>>&& requires(const matrix<T, N, DM>& x,
-                                                                        const boost::hana::tuple<Heads...>& heads) {
-  multi_head_attention(x, heads);
-}) constexpr auto trace_multi_head_attention(const matrix<T, N, DM>& x,
-                                             const boost::hana::tuple<Heads...>& heads) noexcept {
+/// must have the same shapes. The arguments are checked with multi_head_attention's rule list.
+template <Matrix X, class... Heads>
+requires(detail::heads_alike_v<boost::hana::tuple<Heads...>>&& rules_hold<rules_of::per_head_attention<
+             X, detail::option_list<>,
+             Heads...>>) constexpr auto trace_multi_head_attention(const X& x,
+                                                                   const boost::hana::tuple<Heads...>& heads) noexcept {
   const auto w = detail::stacked_projections(heads);
   return trace_multi_head_attention<sizeof...(Heads)>(x, w.wq, w.wk, w.wv);
 }
 
+/// Shape error of trace_multi_head_attention(x, heads): multi_head_attention(x, heads)'s.
+template <Matrix X, class... Heads>
+decltype(detail::first_failure<rules_of::per_head_attention<X, detail::option_list<>, Heads...>>::error())
+trace_multi_head_attention(const X& x, const boost::hana::tuple<Heads...>& heads) noexcept;
+
 /// As above, with the output projection W_o: the trace of multi_head_attention(x, heads, wo).
-template <class T, extent N, extent DM, class... Heads, extent WoR, extent DO>
-requires(detail::heads_alike_v<boost::hana::tuple<Heads...>>&& requires(const matrix<T, N, DM>& x,
-                                                                        const boost::hana::tuple<Heads...>& heads,
-                                                                        const matrix<T, WoR, DO>& wo) {
-  multi_head_attention(x, heads, wo);
-}) constexpr auto trace_multi_head_attention(const matrix<T, N, DM>& x, const boost::hana::tuple<Heads...>& heads,
-                                             const matrix<T, WoR, DO>& wo) noexcept {
+template <Matrix X, class... Heads, Matrix Wo>
+requires(detail::heads_alike_v<boost::hana::tuple<Heads...>>&& rules_hold<rules_of::per_head_attention_wo<
+             X, Wo, detail::option_list<>,
+             Heads...>>) constexpr auto trace_multi_head_attention(const X& x,
+                                                                   const boost::hana::tuple<Heads...>& heads,
+                                                                   const Wo& wo) noexcept {
   const auto w = detail::stacked_projections(heads);
   return trace_multi_head_attention<sizeof...(Heads)>(x, w.wq, w.wk, w.wv, wo);
 }
+
+/// Shape error of trace_multi_head_attention(x, heads, wo): multi_head_attention(x, heads, wo)'s.
+template <Matrix X, class... Heads, Matrix Wo>
+decltype(detail::first_failure<rules_of::per_head_attention_wo<X, Wo, detail::option_list<>, Heads...>>::error())
+trace_multi_head_attention(const X& x, const boost::hana::tuple<Heads...>& heads, const Wo& wo) noexcept;
 
 }  // namespace cxmat
 

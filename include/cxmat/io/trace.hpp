@@ -13,9 +13,11 @@
 
 #include <cxmat/attention/multi_head.hpp>
 #include <cxmat/attention/options.hpp>
+#include <cxmat/attention/rules.hpp>
 #include <cxmat/attention/single_head.hpp>
 #include <cxmat/core/batch.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/core/shape_rules.hpp>
 #include <cxmat/io/print.hpp>
 #include <cxmat/ops/arithmetic.hpp>
 #include <cxmat/ops/blocks.hpp>
@@ -133,18 +135,16 @@ constexpr void trace_heads(Trace& t, const O&... opts) noexcept {
 
 /// Multi-head self-attention (block form, no W_o) with every intermediate: the trace of
 /// multi_head_attention<H>(x, wq, wk, wv, opts...), whose `.output` equals that call's result.
-/// Takes exactly the arguments multi_head_attention takes.
-template <std::size_t H, class T, extent N, extent DM, extent DMq, extent QW, extent DMk, extent KW, extent DMv,
-          extent VW, class... O>
-requires requires(const matrix<T, N, DM>& x, const matrix<T, DMq, QW>& wq, const matrix<T, DMk, KW>& wk,
-                  const matrix<T, DMv, VW>& wv, const O&... opts) {
-  multi_head_attention<H>(x, wq, wk, wv, opts...);
-}
-constexpr auto trace_multi_head_attention(const matrix<T, N, DM>& x, const matrix<T, DMq, QW>& wq,
-                                          const matrix<T, DMk, KW>& wk, const matrix<T, DMv, VW>& wv,
+/// Takes exactly the arguments multi_head_attention takes, and checks them with its rule list.
+template <std::size_t H, Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, AttentionOption... O>
+requires rules_hold<rules_of::multi_head_attention<H, X, Wq, Wk, Wv, O...>>
+constexpr auto trace_multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv,
                                           const O&... opts) noexcept {
-  using concat_type = detail::concat_of_heads_t<T, heads_v<H>, N, divided_v<VW, H>>;
-  attention_trace<H, T, N, N, DM, QW, KW, VW, concat_type, true, false> t{};
+  using T = detail::element_of<X>;
+  using concat_type = detail::concat_of_heads_t<T, heads_v<H>, X::row_extent, divided_v<Wv::col_extent, H>>;
+  attention_trace<H, T, X::row_extent, X::row_extent, X::col_extent, Wq::col_extent, Wk::col_extent, Wv::col_extent,
+                  concat_type, true, false>
+      t{};
   t.x = x;
   t.q = detail::biased_product<projection::query>(x, wq, opts...);
   t.k = detail::biased_product<projection::key>(x, wk, opts...);
@@ -154,18 +154,21 @@ constexpr auto trace_multi_head_attention(const matrix<T, N, DM>& x, const matri
   return t;
 }
 
+/// Shape error of trace_multi_head_attention<H>(x, wq, wk, wv, opts...): multi_head_attention's.
+template <std::size_t H, Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, AttentionOption... O>
+decltype(detail::first_failure<rules_of::multi_head_attention<H, X, Wq, Wk, Wv, O...>>::error())
+trace_multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept;
+
 /// As above with the output projection: the trace of multi_head_attention<H>(x, wq, wk, wv,
 /// wo, opts...); `.output` = concat·W_o (+ output_bias).
-template <std::size_t H, class T, extent N, extent DM, extent DMq, extent QW, extent DMk, extent KW, extent DMv,
-          extent VW, extent VWo, extent DO, class... O>
-requires requires(const matrix<T, N, DM>& x, const matrix<T, DMq, QW>& wq, const matrix<T, DMk, KW>& wk,
-                  const matrix<T, DMv, VW>& wv, const matrix<T, VWo, DO>& wo, const O&... opts) {
-  multi_head_attention<H>(x, wq, wk, wv, wo, opts...);
-}
-constexpr auto trace_multi_head_attention(const matrix<T, N, DM>& x, const matrix<T, DMq, QW>& wq,
-                                          const matrix<T, DMk, KW>& wk, const matrix<T, DMv, VW>& wv,
-                                          const matrix<T, VWo, DO>& wo, const O&... opts) noexcept {
-  attention_trace<H, T, N, N, DM, QW, KW, VW, matrix<T, N, DO>, true, true> t{};
+template <std::size_t H, Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, AttentionOption... O>
+requires rules_hold<rules_of::multi_head_attention_wo<H, X, Wq, Wk, Wv, Wo, O...>>
+constexpr auto trace_multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo,
+                                          const O&... opts) noexcept {
+  using T = detail::element_of<X>;
+  attention_trace<H, T, X::row_extent, X::row_extent, X::col_extent, Wq::col_extent, Wk::col_extent, Wv::col_extent,
+                  matrix<T, X::row_extent, Wo::col_extent>, true, true>
+      t{};
   t.x = x;
   t.q = detail::biased_product<projection::query>(x, wq, opts...);
   t.k = detail::biased_product<projection::key>(x, wk, opts...);
@@ -175,33 +178,65 @@ constexpr auto trace_multi_head_attention(const matrix<T, N, DM>& x, const matri
   return t;
 }
 
+/// Shape error of trace_multi_head_attention<H>(x, wq, wk, wv, wo, opts...): multi_head_attention's.
+template <std::size_t H, Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, AttentionOption... O>
+decltype(detail::first_failure<rules_of::multi_head_attention_wo<H, X, Wq, Wk, Wv, Wo, O...>>::error())
+trace_multi_head_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo,
+                           const O&... opts) noexcept;
+
 /// Single-head self-attention with every intermediate: trace_multi_head_attention<1>;
-/// `.output` equals self_attention(x, wq, wk, wv, opts...) (and ·W_o when given).
-template <class... Args>
-requires requires(const Args&... args) { trace_multi_head_attention<1>(args...); }
-constexpr auto trace_self_attention(const Args&... args) noexcept { return trace_multi_head_attention<1>(args...); }
+/// `.output` equals self_attention(x, wq, wk, wv, opts...).
+template <Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, AttentionOption... O>
+requires rules_hold<rules_of::multi_head_attention<1, X, Wq, Wk, Wv, O...>>
+constexpr auto trace_self_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept {
+  return trace_multi_head_attention<1>(x, wq, wk, wv, opts...);
+}
+
+/// Shape error of trace_self_attention(x, wq, wk, wv, opts...).
+template <Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, AttentionOption... O>
+decltype(detail::first_failure<rules_of::multi_head_attention<1, X, Wq, Wk, Wv, O...>>::error()) trace_self_attention(
+    const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const O&... opts) noexcept;
+
+/// As above with the output projection: `.output` equals self_attention(x, wq, wk, wv, opts...)·W_o.
+template <Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, AttentionOption... O>
+requires rules_hold<rules_of::multi_head_attention_wo<1, X, Wq, Wk, Wv, Wo, O...>>
+constexpr auto trace_self_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo,
+                                    const O&... opts) noexcept {
+  return trace_multi_head_attention<1>(x, wq, wk, wv, wo, opts...);
+}
+
+/// Shape error of trace_self_attention(x, wq, wk, wv, wo, opts...).
+template <Matrix X, Matrix Wq, Matrix Wk, Matrix Wv, Matrix Wo, AttentionOption... O>
+decltype(detail::first_failure<rules_of::multi_head_attention_wo<1, X, Wq, Wk, Wv, Wo, O...>>::error())
+trace_self_attention(const X& x, const Wq& wq, const Wk& wk, const Wv& wv, const Wo& wo, const O&... opts) noexcept;
 
 /// Multi-head attention of given projections Q (L x H·d_k), K (S x H·d_k), V (S x H·d_v), with
 /// every intermediate: the trace of multi_head_attention_qkv<H>(q, k, v, opts...). Its `.x` is
 /// a copy of q (there is no input).
-template <std::size_t H, class T, extent L, extent QW, extent S1, extent KW, extent S2, extent VW, class... O>
-requires requires(const matrix<T, L, QW>& q, const matrix<T, S1, KW>& k, const matrix<T, S2, VW>& v, const O&... opts) {
-  multi_head_attention_qkv<H>(q, k, v, opts...);
-}
-constexpr auto trace_multi_head_attention_qkv(const matrix<T, L, QW>& q, const matrix<T, S1, KW>& k,
-                                              const matrix<T, S2, VW>& v, const O&... opts) noexcept {
+template <std::size_t H, Matrix Q, Matrix K, Matrix V, AttentionOption... O>
+requires rules_hold<rules_of::multi_head_attention_qkv<H, Q, K, V, O...>>
+constexpr auto trace_multi_head_attention_qkv(const Q& q, const K& k, const V& v, const O&... opts) noexcept {
+  using T = detail::element_of<Q>;
+  constexpr auto L = Q::row_extent;
+  constexpr auto S = K::row_extent;
+  constexpr auto VW = V::col_extent;
   using concat_type = detail::concat_of_heads_t<T, heads_v<H>, L, divided_v<VW, H>>;
-  attention_trace<H, T, L, S1, QW, QW, KW, VW, concat_type, false, false> t{};
+  attention_trace<H, T, L, S, Q::col_extent, Q::col_extent, K::col_extent, VW, concat_type, false, false> t{};
   t.x = q;
   t.q = q;
   t.k = k;
-  for (std::size_t i = 0; i < S1.size; ++i) {
+  for (std::size_t i = 0; i < S.size; ++i) {
     for (std::size_t j = 0; j < VW.size; ++j) t.v.elems[i][j] = v.elems[i][j];
   }
   detail::trace_heads<H>(t, opts...);
   t.output = t.concat;
   return t;
 }
+
+/// Shape error of trace_multi_head_attention_qkv<H>(q, k, v, opts...): multi_head_attention_qkv's.
+template <std::size_t H, Matrix Q, Matrix K, Matrix V, AttentionOption... O>
+decltype(detail::first_failure<rules_of::multi_head_attention_qkv<H, Q, K, V, O...>>::error())
+trace_multi_head_attention_qkv(const Q& q, const K& k, const V& v, const O&... opts) noexcept;
 
 /// How print writes a trace: the number format, and (numbers.first_head_number) the number of
 /// the first head: 0, its index in code and in worksheet 003, by default; 1 as in worksheets

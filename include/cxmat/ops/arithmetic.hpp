@@ -21,7 +21,7 @@ namespace cxmat {
 /// products never wrap silently; an overflow of the accumulator in a constant expression does
 /// not compile.
 template <class T, extent R, extent K1, extent K2, extent C>
-requires rules_hold<rules_of::matmul<T, K1, K2>>
+requires rules_hold<rules_of::matmul<T, R, K1, K2, C>>
 constexpr matrix<accumulator_t<T>, R, C> matmul(const matrix<T, R, K1>& a, const matrix<T, K2, C>& b) noexcept {
   matrix<accumulator_t<T>, R, C> out{};
   detail::matmul_kernel(a.elems, b.elems, out.elems);
@@ -29,22 +29,22 @@ constexpr matrix<accumulator_t<T>, R, C> matmul(const matrix<T, R, K1>& a, const
 }
 
 /// Shape error: matmul(a, b) with a.cols != b.rows (or differently named) reports
-/// shape_error::matmul_a_cols_must_equal_b_rows<a.cols, b.rows>.
+/// shape_error::matmul_a_cols_must_equal_b_rows<a.rows, a.cols, b.rows, b.cols>.
 template <class T, extent R, extent K1, extent K2, extent C>
-decltype(detail::first_failure<rules_of::matmul<T, K1, K2>>::error()) matmul(const matrix<T, R, K1>& a,
-                                                                             const matrix<T, K2, C>& b) noexcept;
+decltype(detail::first_failure<rules_of::matmul<T, R, K1, K2, C>>::error()) matmul(const matrix<T, R, K1>& a,
+                                                                                   const matrix<T, K2, C>& b) noexcept;
 
 /// a * b is matmul(a, b) (elements of accumulator_t<T>).
 template <class T, extent R, extent K1, extent K2, extent C>
-requires rules_hold<rules_of::matmul<T, K1, K2>>
+requires rules_hold<rules_of::matmul<T, R, K1, K2, C>>
 constexpr matrix<accumulator_t<T>, R, C> operator*(const matrix<T, R, K1>& a, const matrix<T, K2, C>& b) noexcept {
   return matmul(a, b);
 }
 
 /// Shape error: a * b with a.cols != b.rows, reported as for matmul(a, b).
 template <class T, extent R, extent K1, extent K2, extent C>
-decltype(detail::first_failure<rules_of::matmul<T, K1, K2>>::error()) operator*(const matrix<T, R, K1>& a,
-                                                                                const matrix<T, K2, C>& b) noexcept;
+decltype(detail::first_failure<rules_of::matmul<T, R, K1, K2, C>>::error()) operator*(
+    const matrix<T, R, K1>& a, const matrix<T, K2, C>& b) noexcept;
 
 /// Transpose: R x C -> C x R (names swap with the sizes).
 template <class T, extent R, extent C>
