@@ -1,5 +1,5 @@
 // Shape errors of the int8 layer (cxmat::q8) in plain words: in plain mode (CXMAT_PLAIN_ERRORS,
-// core/config.hpp) each q8 shape error (quantized/matmul.hpp, quantized/attention.hpp) is defined
+// core/config.hpp) each q8 shape error (quantized/matmul.hpp, attention.hpp, linear.hpp, encoder_layer.hpp) is defined
 // here as a static_assert whose message is one sentence built at compile time. Outside plain
 // mode this header defines nothing and the errors stay incomplete types.
 #pragma once
@@ -36,6 +36,24 @@ constexpr sentence q8_layer_width() noexcept {
   return s;
 }
 
+template <class XCols, std::size_t In>
+constexpr sentence q8_linear_width() noexcept {
+  sentence s;
+  s.put("q8::linear_module(x): x's columns ");
+  put_dim<XCols>(s);
+  s.put(" must equal the module's d_in = ").put(In).put(" (x is n x d_in, the weight [d_out, d_in]).");
+  return s;
+}
+
+template <class XCols, std::size_t DModel>
+constexpr sentence q8_encoder_width() noexcept {
+  sentence s;
+  s.put("q8::encoder_layer(x): x's columns ");
+  put_dim<XCols>(s);
+  s.put(" must equal the layer's d_model = ").put(DModel).put(" (x is n x d_model).");
+  return s;
+}
+
 template <class Rows, class Cols>
 constexpr sentence q8_uint8_input() noexcept {
   sentence s;
@@ -61,6 +79,14 @@ struct matmul_transposed_bias_must_be_1_by_bt_rows {
 template <class XCols, std::size_t DModel>
 struct q8_attention_x_cols_must_equal_layer_d_model {
   static_assert(false, cxmat::detail::plain::q8_layer_width<XCols, DModel>());
+};
+template <class XCols, std::size_t In>
+struct q8_linear_x_cols_must_equal_d_in {
+  static_assert(false, cxmat::detail::plain::q8_linear_width<XCols, In>());
+};
+template <class XCols, std::size_t DModel>
+struct q8_encoder_x_cols_must_equal_d_model {
+  static_assert(false, cxmat::detail::plain::q8_encoder_width<XCols, DModel>());
 };
 template <class Rows, class Cols>
 struct q8_input_must_be_int8_not_uint8 {
