@@ -24,6 +24,17 @@ constexpr void flatten(const M& m, T* out) {
   }
 }
 
+// Whether an int8 matrix equals a flat row-major array.
+template <class M>
+constexpr bool equals_flat(const M& m, const std::int8_t* flat) {
+  for (std::size_t i = 0; i < M::rows; ++i) {
+    for (std::size_t j = 0; j < M::cols; ++j) {
+      if (m(i, j) != flat[i * M::cols + j]) return false;
+    }
+  }
+  return true;
+}
+
 // Flat copies of a layer's arrays, and the reference's description pointing at them.
 template <std::size_t DM, std::size_t H, std::size_t DK, std::size_t DV, std::size_t DO>
 struct flat_layer {

@@ -15,16 +15,6 @@ namespace q8_static_layers {
 namespace q8 = cxmat::q8;
 using cxmat::matrix;
 
-template <class M>
-constexpr bool equals_flat(const M& m, const std::int8_t* flat) {
-  for (std::size_t i = 0; i < M::rows; ++i) {
-    for (std::size_t j = 0; j < M::cols; ++j) {
-      if (m(i, j) != flat[i * M::cols + j]) return false;
-    }
-  }
-  return true;
-}
-
 // ADD by hand: s1 = 1/2, s2 = 1/4 (zero point 10), out scale 1 (zero point -5). The multipliers
 // are 1/2 = {2^30, 0}, 1/4 = {2^30, -1}, 1/2^20 = {2^30, -19}; 3 + (14 - 10) is 1.5 + 1.0 = 2.5,
 // whose shifted sum 2621440 halves to 1310720 = 2.5·2^19, rounded away from zero to 3, minus 5.
@@ -63,7 +53,7 @@ constexpr bool norm_matches_reference() {
   std::int8_t xf[64]{}, want[64]{};
   q8_test::flatten(x16, xf);
   q8_test::run_layer_norm_reference(ln16, xf, 4, want);
-  return equals_flat(ln16(x16), want);
+  return q8_test::equals_flat(ln16(x16), want);
 }
 static_assert(norm_matches_reference());
 
@@ -80,7 +70,7 @@ constexpr bool linear_matches_reference(const L& l) {
   std::int8_t xf[64]{}, want[32]{};
   q8_test::flatten(x16, xf);
   q8_test::run_linear_reference(l, xf, 4, want);
-  return equals_flat(l(x16), want);
+  return q8_test::equals_flat(l(x16), want);
 }
 static_assert(lin_cal.ok() && linear_matches_reference(lin_cal.module));
 static_assert(linear_matches_reference(lin_cal_tensor.module));
@@ -106,13 +96,13 @@ constexpr bool post_matches_reference() {
   const auto x = q8::quantize(xs8[2], post_cal.input);
   std::int8_t want[32]{};
   q8_test::run_encoder_reference<4>(post_cal.module, x, causal4, want);
-  return equals_flat(post_cal.module(x, cxmat::causal), want);
+  return q8_test::equals_flat(post_cal.module(x, cxmat::causal), want);
 }
 constexpr bool pre_matches_reference() {
   const auto x = q8::quantize(xs8[2], pre_cal.input);
   std::int8_t want[32]{};
   q8_test::run_encoder_reference<4>(pre_cal.module, x, nullptr, want);
-  return equals_flat(pre_cal.module(x), want);
+  return q8_test::equals_flat(pre_cal.module(x), want);
 }
 static_assert(post_matches_reference());
 static_assert(pre_matches_reference());
