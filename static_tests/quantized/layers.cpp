@@ -28,6 +28,11 @@ static_assert(q8::add(matrix<std::int8_t, 1, 2>{{{3, -128}}}, matrix<std::int8_t
 static_assert(q8::add(matrix<std::int8_t, 1, 1>{{{127}}}, matrix<std::int8_t, 1, 1>{{{127}}},
                       q8::make_add_params({0.5, 0}, {0.25, 10}, {0.5, 0}))(0, 0) == 127);
 
+// Two shapes: the float a + b's rule, a shape error rather than a call.
+CXMAT_ASSERT_REJECTED([](const auto& a, const auto& b) {
+  return !requires { q8::add(a, b, add_p); };
+}(matrix<std::int8_t, 2, 3>{}, matrix<std::int8_t, 3, 2>{}));
+
 // Layer norm by hand: x = (1, -1, 1, -1) at scale 1 has mean 0 and variance 1, so with γ = 1, β = 0
 // and ε = 1e-5 the output is ±1/√(1 + 1e-5) ≈ ±0.999995, ±64 at the output scale 1/64.
 constexpr cxmat::layer_norm_module<double, 4> norm4{{{{1, 1, 1, 1}}}, {{{0, 0, 0, 0}}}, 1e-5};

@@ -9,6 +9,7 @@
 
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/core/shape_rules.hpp>
 #include <cxmat/quantized/quantize.hpp>
 #include <cxmat/quantized/requantize.hpp>
 
@@ -57,17 +58,23 @@ constexpr std::int8_t add_one(std::int8_t a, std::int8_t b, const add_params& p)
 }
 }  // namespace detail
 
-/// The int8 sum a + b of two matrices of one shape (TFLite's ADD without broadcasting), each
-/// element detail::add_one: out = clamp(requantize(requantize((a + input1_offset)·2^20, input1) +
-/// requantize((b + input2_offset)·2^20, input2), output) + output_offset).
-template <extent R, extent C>
-constexpr matrix<std::int8_t, R, C> add(const matrix<std::int8_t, R, C>& a, const matrix<std::int8_t, R, C>& b,
-                                        const add_params& params) noexcept {
-  matrix<std::int8_t, R, C> out{};
-  for (std::size_t i = 0; i < R.size; ++i) {
-    for (std::size_t j = 0; j < C.size; ++j) out.elems[i][j] = detail::add_one(a.elems[i][j], b.elems[i][j], params);
+/// The int8 sum a + b of two matrices of one shape (TFLite's ADD without broadcasting; the shape
+/// rule of the float a + b, names included: the named one wins), each element detail::add_one:
+/// out = clamp(requantize(requantize((a + input1_offset)·2^20, input1) + requantize((b +
+/// input2_offset)·2^20, input2), output) + output_offset).
+template <extent R1, extent C1, extent R2, extent C2>
+requires rules_hold<rules_of::elementwise<std::int8_t, R1, C1, R2, C2>>
+constexpr matrix<std::int8_t, common_extent_v<R1, R2>, common_extent_v<C1, C2>> add(
+    const matrix<std::int8_t, R1, C1>& a, const matrix<std::int8_t, R2, C2>& b, const add_params& params) noexcept {
+  matrix<std::int8_t, common_extent_v<R1, R2>, common_extent_v<C1, C2>> out{};
+  for (std::size_t i = 0; i < R1.size; ++i) {
+    for (std::size_t j = 0; j < C1.size; ++j) out.elems[i][j] = detail::add_one(a.elems[i][j], b.elems[i][j], params);
   }
   return out;
 }
+/// Shape error: q8::add(a, b, params) with different shapes (or names).
+template <extent R1, extent C1, extent R2, extent C2>
+decltype(cxmat::detail::first_failure<rules_of::elementwise<std::int8_t, R1, C1, R2, C2>>::error()) add(
+    const matrix<std::int8_t, R1, C1>& a, const matrix<std::int8_t, R2, C2>& b, const add_params& params) noexcept;
 
 }  // namespace cxmat::q8
