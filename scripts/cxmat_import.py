@@ -631,9 +631,7 @@ def module_multihead_attention(h, tensors, args):
 def module_multihead_attention_q8(h, tensors, args):
     """The int8 layer of cxmat::q8, calibrated by the compiler (q8::calibrate) from the float weights,
     their biases and the representative inputs of --calibration."""
-    if not args.calibration:
-        raise ImportError_("--type q8 needs --calibration INPUTS.npz: representative inputs, an array B x n x d_model")
-    h.ctype = "double"  # calibration reads the float weights in double
+    start_q8(h, args, "d_model")
     e, has_bias, idents, packed = attention_weights(h, tensors, args, "", "", args.heads, False)
     if not packed:
         raise ImportError_(f"tensor '{args.prefix}q_proj_weight': --type q8 needs self-attention (kdim = vdim = "
@@ -653,12 +651,17 @@ def module_multihead_attention_q8(h, tensors, args):
               "cxmat::q8::multi_head_attention(x8, calibration.layer, masks...)")
 
 
-def calibration_inputs(h, args, width, dim_name):
-    """The representative inputs of --calibration (one array, B x n x width) as the batch
-    NAME_weights::calibration_inputs, in double."""
+def start_q8(h, args, dim_name):
+    """--type q8 needs calibration inputs, and writes the float weights in double for calibration."""
     if not args.calibration:
         raise ImportError_(f"--type q8 needs --calibration INPUTS.npz: representative inputs, an array B x n x "
                            f"{dim_name}")
+    h.ctype = "double"
+
+
+def calibration_inputs(h, args, width, dim_name):
+    """The representative inputs of --calibration (one array, B x n x width) as the batch
+    NAME_weights::calibration_inputs, in double."""
     inputs = read_npz(args.calibration)
     if len(inputs) != 1:
         raise ImportError_(f"{args.calibration}: {len(inputs)} arrays; --calibration takes one, B x n x {dim_name}")
@@ -746,10 +749,7 @@ def norm_weights(h, tensors, args, key, ident, d_expected=None):
 def module_linear(h, tensors, args):
     q8 = args.type == "q8"
     if q8:
-        if not args.calibration:
-            raise ImportError_("--type q8 needs --calibration INPUTS.npz: representative inputs, an array B x n x "
-                               "in_features")
-        h.ctype = "double"  # calibration reads the float weights in double
+        start_q8(h, args, "in_features")
     in_f, out_f, w, b, has_bias = linear_weights(h, tensors, args, "", "", "in_features", "out_features", False)
     check_keys(tensors, ["weight"] + (["bias"] if has_bias else []), [], "nn.Linear", args.prefix)
     h.includes.add("cxmat/transformer/linear.hpp")
@@ -863,10 +863,7 @@ def module_layer(h, tensors, args):
     what = "nn.TransformerDecoderLayer" if decoder else "nn.TransformerEncoderLayer"
     q8 = args.type == "q8"
     if q8:
-        if not args.calibration:
-            raise ImportError_("--type q8 needs --calibration INPUTS.npz: representative inputs, an array B x n x "
-                               "d_model")
-        h.ctype = "double"  # calibration reads the float weights in double
+        start_q8(h, args, "d_model")
     check_keys(tensors, layer_keys("", decoder)[2], [], what, args.prefix)
     e, dff, init = layer_values(h, tensors, args, "", decoder)
     h.includes.add("cxmat/transformer/layers.hpp")

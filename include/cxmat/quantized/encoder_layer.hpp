@@ -6,6 +6,7 @@
 // inputs, at compile time or at run time by the same code.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -245,39 +246,47 @@ constexpr module_calibration<encoder_layer<D.size, H, F.size, Act, NF, PC>> cali
 
 }  // namespace detail
 
-/// calibrate(xs, layer)'s options: masks fitting the n x n scores (pass the same to the int8 layer).
+/// calibrate(xs, layer)'s options: masks fitting the n x n scores (pass the same to the int8 layer),
+/// and per_tensor_weights.
 template <class O, auto N>
-concept EncoderCalibrationOption = QuantizedMaskFits<O, N>;
+concept EncoderCalibrationOption =
+    std::same_as<std::remove_cvref_t<O>, per_tensor_weights_t> || QuantizedMaskFits<O, N>;
+
+namespace detail {
+// The options of calibrate(xs, layer) that go to the attention: all but per_tensor_weights.
+struct calibration_masks {
+  template <class O>
+  static constexpr bool keeps = !std::is_same_v<O, per_tensor_weights_t>;
+  template <class O>
+  using type = O;
+  template <class O>
+  static constexpr const O& get(const O& option) noexcept {
+    return option;
+  }
+};
+}  // namespace detail
 
 /// Calibrates a float encoder layer (cxmat::encoder_layer<T, D, H, F, Act, NormFirst>, T float or
 /// double) on the representative inputs xs (B x n x D, float or double): the float layer runs on
 /// every input and the min/max of each tensor it computes gives that tensor's asymmetric int8
 /// quantization (TFLite's post-training calibration); the attention is calibrated as
 /// q8::calibrate<H>(its inputs, W_q, W_k, W_v, W_o, its biases, masks...), the linear layers by
-/// quantize_linear (per-channel weights: pass per_tensor_weights for per-tensor), the norms by
-/// quantize_layer_norm, the residual sums by make_add_params. `input` quantizes x, `output`
-/// reads the result. NaN or infinite inputs or weights are refused (a named error in a constant
-/// expression, the status at run time), as are computed tensors that leave double's range.
+/// quantize_linear (per-channel weights, or per tensor with the option per_tensor_weights), the
+/// norms by quantize_layer_norm, the residual sums by make_add_params. `input` quantizes x,
+/// `output` reads the result. NaN or infinite inputs or weights are refused (a named error in a
+/// constant expression, the status at run time), as are computed tensors that leave double's range.
 template <class TX, extent B, extent N, extent DM, class T, extent D, std::size_t H, extent F, activation Act, bool NF,
           class... O>
 requires CalibrationElement<TX> && CalibrationElement<T> && InputFitsLayer<DM, D.size> &&
     (EncoderCalibrationOption<O, N>&&...) constexpr module_calibration<
-        encoder_layer<D.size, H, F.size, Act, NF, true>> calibrate(const batch<TX, B, N, DM>& xs,
-                                                                   const cxmat::encoder_layer<T, D, H, F, Act, NF>&
-                                                                       layer,
-                                                                   const O&... masks) noexcept {
-  return detail::calibrate_encoder<true>(xs, layer, masks...);
-}
-/// As above with per-tensor weights.
-template <class TX, extent B, extent N, extent DM, class T, extent D, std::size_t H, extent F, activation Act, bool NF,
-          class... O>
-requires CalibrationElement<TX> && CalibrationElement<T> && InputFitsLayer<DM, D.size> &&
-    (EncoderCalibrationOption<O, N>&&...) constexpr module_calibration<
-        encoder_layer<D.size, H, F.size, Act, NF, false>> calibrate(const batch<TX, B, N, DM>& xs,
-                                                                    const cxmat::encoder_layer<T, D, H, F, Act, NF>&
-                                                                        layer,
-                                                                    per_tensor_weights_t, const O&... masks) noexcept {
-  return detail::calibrate_encoder<false>(xs, layer, masks...);
+        encoder_layer<D.size, H, F.size, Act, NF,
+                      !(std::is_same_v<std::remove_cvref_t<O>, per_tensor_weights_t> ||
+                        ...)>> calibrate(const batch<TX, B, N, DM>& xs,
+                                         const cxmat::encoder_layer<T, D, H, F, Act, NF>& layer,
+                                         const O&... opts) noexcept {
+  constexpr bool per_channel = !(std::is_same_v<std::remove_cvref_t<O>, per_tensor_weights_t> || ...);
+  return cxmat::detail::pass_options<detail::calibration_masks>::call(
+      [&](const auto&... masks) { return detail::calibrate_encoder<per_channel>(xs, layer, masks...); }, opts...);
 }
 
 }  // namespace cxmat::q8

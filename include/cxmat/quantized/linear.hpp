@@ -4,6 +4,7 @@
 // quantization from a float cxmat::linear_module, given or calibrated.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -137,18 +138,13 @@ constexpr module_calibration<linear_module<In.size, Out.size, PerChannel>> calib
 /// per-channel weights (pass per_tensor_weights for one scale per tensor). NaN or infinite
 /// inputs or weights are refused as by the attention calibration: a named error in a constant
 /// expression, the result's status at run time.
-template <class TX, extent B, extent N, extent DM, class T, extent In, extent Out>
-requires CalibrationElement<TX> && CalibrationElement<T> && InputFitsLayer<DM, In.size>
-constexpr module_calibration<linear_module<In.size, Out.size, true>> calibrate(
-    const batch<TX, B, N, DM>& xs, const cxmat::linear_module<T, In, Out>& lin) noexcept {
-  return detail::calibrate_linear<true>(xs, lin);
-}
-/// As above, per-tensor weights.
-template <class TX, extent B, extent N, extent DM, class T, extent In, extent Out>
-requires CalibrationElement<TX> && CalibrationElement<T> && InputFitsLayer<DM, In.size>
-constexpr module_calibration<linear_module<In.size, Out.size, false>> calibrate(
-    const batch<TX, B, N, DM>& xs, const cxmat::linear_module<T, In, Out>& lin, per_tensor_weights_t) noexcept {
-  return detail::calibrate_linear<false>(xs, lin);
+template <class TX, extent B, extent N, extent DM, class T, extent In, extent Out, class... O>
+requires CalibrationElement<TX> && CalibrationElement<T> && InputFitsLayer<DM, In.size> &&(sizeof...(O) <= 1) &&
+    (std::same_as<O, per_tensor_weights_t> && ...) constexpr module_calibration<
+        linear_module<In.size, Out.size, sizeof...(O) == 0>> calibrate(const batch<TX, B, N, DM>& xs,
+                                                                       const cxmat::linear_module<T, In, Out>& lin,
+                                                                       const O&... /*per_tensor*/) noexcept {
+  return detail::calibrate_linear<sizeof...(O) == 0>(xs, lin);
 }
 
 }  // namespace cxmat::q8
