@@ -218,6 +218,13 @@ TEST_CASE("calibrating a linear or encoder layer refuses NaN and infinity", "[q8
   cal = q8::calibrate(xs, f);
   CHECK((cal.status == q8::calibration_status::non_finite_input && cal.item == 1 && cal.row == 2 && cal.col == 3));
   CHECK(cal.module.linear1.weight == matrix<std::int8_t, 32, 16>{});
+  // Finite weights whose products leave double's range: the computed tensor is named.
+  f = q8_test::random_encoder_layer<Float>(6);
+  xs = q8_test::random_inputs<double, 2, 4, 16>(6, 1.0);
+  for (std::size_t i = 0; i < 16; ++i) f.linear1.weight(i, 7) = 1e308;
+  cal = q8::calibrate(xs, f);
+  CHECK((cal.status == q8::calibration_status::non_finite_range &&
+         cal.tensor == q8::calibration_tensor::feed_forward_hidden));
   cxmat::linear_module<double, 16, 4> lin{};
   lin.bias(0, 2) = std::numeric_limits<double>::quiet_NaN();
   const auto lc = q8::calibrate(q8_test::random_inputs<double, 2, 4, 16>(7, 1.0), lin);

@@ -63,9 +63,9 @@ enum class calibration_tensor : std::uint8_t {
   norm1_bias,
   norm2_weight,
   norm2_bias,
-  attention_input,  // a computed tensor of an encoder layer: the attention's input ...
-  attention_output,
-  residual1,  // x + attention
+  attention_input,   // a computed tensor of an encoder layer: the attention's input (pre-norm: norm1's output),
+  attention_output,  // its output (its inner tensors keep the attention's names: query ... context),
+  residual1,         // x + attention
   norm1_output,
   feed_forward_hidden,  // linear1's output, before and after the activation
   feed_forward_output,  // linear2's output

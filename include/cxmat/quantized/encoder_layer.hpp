@@ -176,7 +176,10 @@ constexpr module_calibration<encoder_layer<D.size, H, F.size, Act, NF, PC>> cali
       att_in, sa.w_q, sa.w_k, sa.w_v, sa.w_o, query_bias(sa.b_q), key_bias(sa.b_k), value_bias(sa.b_v),
       output_bias(sa.b_o), masks...);
   if (!ac.ok()) {
-    bad.set(ac.status, ac.tensor == calibration_tensor::input ? calibration_tensor::attention_input : ac.tensor,
+    bad.set(ac.status,
+            ac.tensor == calibration_tensor::input
+                ? calibration_tensor::attention_input
+                : (ac.tensor == calibration_tensor::output ? calibration_tensor::attention_output : ac.tensor),
             ac.item, ac.row, ac.col);
     return refuse(bad);
   }
@@ -206,7 +209,7 @@ constexpr module_calibration<encoder_layer<D.size, H, F.size, Act, NF, PC>> cali
   }
   const range* computed[7] = {&r.h1, &r.normed, &r.pre, &r.act, &r.f2, &r.h2, &r.y};
   constexpr calibration_tensor names[7] = {calibration_tensor::residual1,
-                                           calibration_tensor::norm1_output,
+                                           NF ? calibration_tensor::norm2_output : calibration_tensor::norm1_output,
                                            calibration_tensor::feed_forward_hidden,
                                            calibration_tensor::feed_forward_hidden,
                                            calibration_tensor::feed_forward_output,
