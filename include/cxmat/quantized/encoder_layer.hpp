@@ -278,6 +278,8 @@ struct calibration_masks {
 /// norms by quantize_layer_norm, the residual sums by make_add_params. `input` quantizes x,
 /// `output` reads the result. NaN or infinite inputs or weights are refused (a named error in a
 /// constant expression, the status at run time), as are computed tensors that leave double's range.
+/// The float layer's inputs are copied twice (B x n x D in T, automatic storage): at run time, a
+/// large calibration set wants a large stack or a smaller B.
 template <class TX, extent B, extent N, extent DM, class T, extent D, std::size_t H, extent F, activation Act, bool NF,
           class... O>
 requires CalibrationElement<TX> && CalibrationElement<T> && InputFitsLayer<DM, D.size> &&
