@@ -28,14 +28,6 @@ constexpr M seeded(std::uint64_t& state, double amplitude) {
   return m;
 }
 
-constexpr auto make_calibration() {
-  std::uint64_t s = 2024;
-  const auto wq = seeded<matrix<double, 16, 16>>(s, 0.25), wk = seeded<matrix<double, 16, 16>>(s, 0.25),
-             wv = seeded<matrix<double, 16, 16>>(s, 0.25), wo = seeded<matrix<double, 16, 16>>(s, 0.25);
-  cxmat::batch<double, 2, 8, 16> xs{};
-  for (auto& x : xs.items) x = seeded<matrix<double, 8, 16>>(s, 2.0);
-  return q8::calibrate<2>(xs, wq, wk, wv, wo);
-}
 #ifdef CXMAT_Q8_SIZE_ENCODER
 constexpr auto make_encoder() {
   std::uint64_t s = 2024;
@@ -58,6 +50,14 @@ extern "C" void cxmat_q8_encoder_8x16(const matrix<std::int8_t, 8, 16>* x, matri
   *y = encoder(*x);
 }
 #else
+constexpr auto make_calibration() {
+  std::uint64_t s = 2024;
+  const auto wq = seeded<matrix<double, 16, 16>>(s, 0.25), wk = seeded<matrix<double, 16, 16>>(s, 0.25),
+             wv = seeded<matrix<double, 16, 16>>(s, 0.25), wo = seeded<matrix<double, 16, 16>>(s, 0.25);
+  cxmat::batch<double, 2, 8, 16> xs{};
+  for (auto& x : xs.items) x = seeded<matrix<double, 8, 16>>(s, 2.0);
+  return q8::calibrate<2>(xs, wq, wk, wv, wo);
+}
 // Integers only: the layer's weights, biases and parameters (1.5 KB of flash).
 constexpr q8::attention_layer<16, 2, 8, 8, 16> layer = make_calibration().layer;
 }  // namespace
