@@ -28,6 +28,11 @@ MODULE says what the tensors are (PyTorch's state_dict keys, after KEY_PREFIX):
   bytes                the file as .safetensors bytes in a constexpr array (a .pt or .npz
                        converted), for cxmat/io/safetensors.hpp
 
+--type q8 writes cxmat::q8's int8 module of multihead_attention (self-attention), linear or
+encoder_layer, calibrated by the compiler (cxmat::q8::calibrate, TFLite's post-training
+quantization) on the representative inputs of --calibration (one array, B x n x the input
+width); for linear and encoder_layer the float module stays in the header as NAME_float.
+
 PyTorch's conventions are converted here, once: an out x in weight becomes the in x out matrix
 that multiplies rows from the right (x·W), in_proj_weight is split into W_q, W_k and W_v (rows
 0..E-1, E..2E-1, 2E..3E-1), and the heads are PyTorch's (head h is column block h). The header
@@ -624,55 +629,74 @@ def module_multihead_attention(h, tensors, args):
 
 
 def module_multihead_attention_q8(h, tensors, args):
-    """The int8 layer of cxmat::q8, calibrated by the compiler (q8::calibrate) from the float weights
-    and the representative inputs of --calibration; q8 layers have no biases, so they must be zero."""
-    if not args.calibration:
-        raise ImportError_("--type q8 needs --calibration INPUTS.npz: representative inputs, an array B x n x d_model")
-    h.ctype = "double"  # calibration reads the float weights in double
+    """The int8 layer of cxmat::q8, calibrated by the compiler (q8::calibrate) from the float weights,
+    their biases and the representative inputs of --calibration."""
+    start_q8(h, args, "d_model")
     e, has_bias, idents, packed = attention_weights(h, tensors, args, "", "", args.heads, False)
     if not packed:
         raise ImportError_(f"tensor '{args.prefix}q_proj_weight': --type q8 needs self-attention (kdim = vdim = "
                            "embed_dim, one in_proj_weight)")
     check_keys(tensors, attention_keys("", has_bias), [], "nn.MultiheadAttention", args.prefix)
-    for key in ("in_proj_bias", "out_proj.bias") if has_bias else ():
-        if np.any(as_float64(args.prefix + key, *tensors[key]) != 0):
-            raise ImportError_(f"tensor '{args.prefix}{key}': non-zero biases, but cxmat::q8 layers have none "
-                               "(train with bias=False for --type q8)")
+    calibration_inputs(h, args, e, "d_model")
+    h.includes |= {"cxmat/quantized/attention.hpp"}
+    wq, wk, wv, wo = (idents[0], idents[1], idents[2], idents[-2 if has_bias else -1])
+    biases = ""
+    if has_bias:  # in_proj_bias and out_proj.bias as the float API's bias options
+        h.includes.add("cxmat/attention/options.hpp")
+        biases = (f", cxmat::query_bias({idents[3]}), cxmat::key_bias({idents[4]}), cxmat::value_bias({idents[5]}), "
+                  f"cxmat::output_bias({idents[7]})")
+    w = f"{args.name}_weights::"
+    q8_module(h, args, f"nn.MultiheadAttention({e}, {args.heads}) from {os.path.basename(h.source)}",
+              f"cxmat::q8::calibrate<{args.heads}>({w}calibration_inputs, {wq}, {wk}, {wv}, {wo}{biases})",
+              "cxmat::q8::multi_head_attention(x8, calibration.layer, masks...)")
+
+
+def start_q8(h, args, dim_name):
+    """--type q8 needs calibration inputs, and writes the float weights in double for calibration."""
+    if not args.calibration:
+        raise ImportError_(f"--type q8 needs --calibration INPUTS.npz: representative inputs, an array B x n x "
+                           f"{dim_name}")
+    h.ctype = "double"
+
+
+def calibration_inputs(h, args, width, dim_name):
+    """The representative inputs of --calibration (one array, B x n x width) as the batch
+    NAME_weights::calibration_inputs, in double."""
     inputs = read_npz(args.calibration)
     if len(inputs) != 1:
-        raise ImportError_(f"{args.calibration}: {len(inputs)} arrays; --calibration takes one, B x n x d_model")
+        raise ImportError_(f"{args.calibration}: {len(inputs)} arrays; --calibration takes one, B x n x {dim_name}")
     (key, (array, dtype)), = inputs.items()
     xs = as_float64(key, array, dtype)
-    if xs.ndim != 3 or xs.shape[2] != e:
+    if xs.ndim != 3 or xs.shape[2] != width:
         raise ImportError_(f"tensor '{key}' of {os.path.basename(args.calibration)}: shape {list(xs.shape)} does not "
-                           f"fit the calibration of a layer of width {e}: expected [B, n, {e}]")
+                           f"fit the calibration of a layer of width {width}: expected [B, n, {width}]")
     b, n, _ = xs.shape
-    h.includes |= {"cxmat/core/batch.hpp", "cxmat/quantized/calibrate.hpp", "cxmat/quantized/attention.hpp",
-                   "cxmat/quantized/quantize.hpp"}
-    d = h.ref("d_model")
+    h.includes |= {"cxmat/core/batch.hpp", "cxmat/quantized/calibrate.hpp", "cxmat/quantized/quantize.hpp"}
     items = ", ".join(matrix_text(m, "double") for m in xs)
     h.values += [f"// {b} representative inputs of {n} tokens from {os.path.basename(args.calibration)} ('{key}'), "
                  "for calibration",
-                 f"inline constexpr cxmat::batch<double, {b}, {n}, {d}> calibration_inputs{{{{{items}}}}};"]
-    wq, wk, wv, wo = (idents[0], idents[1], idents[2], idents[-2 if has_bias else -1])
-    w = f"{args.name}_weights::"
+                 f"inline constexpr cxmat::batch<double, {b}, {n}, {h.ref(dim_name)}> calibration_inputs{{{{{items}}}}};"]
+
+
+def q8_module(h, args, what, calibrate, run, masks=True):
+    """The struct NAME_module of an int8 module calibrated by the compiler: `calibration` (the
+    expression calibrate), int8(x8[, masks...]) = run, and (x[, masks...]) in float around it."""
+    pack, params, args_ = ("class... O", ", const O&... masks", ", masks...") if masks else ("", "", "")
     h.after += [
-        f"/// nn.MultiheadAttention({e}, {args.heads}) from {os.path.basename(h.source)} as cxmat::q8's int8 layer, "
-        "calibrated by the compiler on",
+        f"/// {what} as cxmat::q8's int8 layer, calibrated by the compiler on",
         f"/// {os.path.basename(args.calibration)} (TFLite's post-training quantization). `calibration` holds the "
         "layer and the quantization",
-        "/// of its input and output; int8(x8, masks...) is the int8 layer, (x, masks...) quantizes x, runs it "
+        f"/// of its input and output; int8(x8{args_}) is the int8 layer, (x{args_}) quantizes x, runs it "
         "and dequantizes.",
         f"struct {args.name}_module {{",
-        f"  static constexpr auto calibration = cxmat::q8::calibrate<{args.heads}>({w}calibration_inputs, {wq}, {wk}, "
-        f"{wv}, {wo});",
-        "  template <class X8, class... O>",
-        "  constexpr auto int8(const X8& x8, const O&... masks) const noexcept {",
-        "    return cxmat::q8::multi_head_attention(x8, calibration.layer, masks...);",
+        f"  static constexpr auto calibration = {calibrate};",
+        f"  template <class X8{', ' + pack if masks else ''}>",
+        f"  constexpr auto int8(const X8& x8{params}) const noexcept {{",
+        f"    return {run};",
         "  }",
-        "  template <class X, class... O>",
-        "  constexpr auto operator()(const X& x, const O&... masks) const noexcept {",
-        "    return cxmat::q8::dequantize(int8(cxmat::q8::quantize(x, calibration.input), masks...), calibration.output);",
+        f"  template <class X{', ' + pack if masks else ''}>",
+        f"  constexpr auto operator()(const X& x{params}) const noexcept {{",
+        f"    return cxmat::q8::dequantize(int8(cxmat::q8::quantize(x, calibration.input){args_}), calibration.output);",
         "  }",
         "};",
         f"inline constexpr {args.name}_module {args.name}{{}};",
@@ -723,15 +747,26 @@ def norm_weights(h, tensors, args, key, ident, d_expected=None):
 
 
 def module_linear(h, tensors, args):
+    q8 = args.type == "q8"
+    if q8:
+        start_q8(h, args, "in_features")
     in_f, out_f, w, b, has_bias = linear_weights(h, tensors, args, "", "", "in_features", "out_features", False)
     check_keys(tensors, ["weight"] + (["bias"] if has_bias else []), [], "nn.Linear", args.prefix)
     h.includes.add("cxmat/transformer/linear.hpp")
+    what = f"nn.Linear({in_f}, {out_f}{'' if has_bias else ', bias=False'}) from {os.path.basename(h.source)}"
+    name = f"{args.name}_float" if q8 else args.name
     h.after += [
-        f"/// nn.Linear({in_f}, {out_f}{'' if has_bias else ', bias=False'}) from {os.path.basename(h.source)}: "
-        f"{args.name}(x) is x·W + b, x is n x {in_f}.",
+        f"/// {what}: {name}(x) is x·W + b, x is n x {in_f}.",
         f"inline constexpr cxmat::linear_module<{h.ctype}, {h.ref('in_features')}, {h.ref('out_features')}> "
-        f"{args.name}{{{w}, {b}}};",
+        f"{name}{{{w}, {b}}};",
     ]
+    if q8:
+        calibration_inputs(h, args, in_f, "in_features")
+        h.includes.add("cxmat/quantized/linear.hpp")
+        h.after.append("")
+        q8_module(h, args, what + " (weights per channel)",
+                  f"cxmat::q8::calibrate({args.name}_weights::calibration_inputs, {name})", "calibration.module(x8)",
+                  masks=False)
 
 
 def module_layer_norm(h, tensors, args):
@@ -826,14 +861,26 @@ def layer_comment(h, args, what, e, dff, call):
 def module_layer(h, tensors, args):
     decoder = args.module == "decoder_layer"
     what = "nn.TransformerDecoderLayer" if decoder else "nn.TransformerEncoderLayer"
+    q8 = args.type == "q8"
+    if q8:
+        start_q8(h, args, "d_model")
     check_keys(tensors, layer_keys("", decoder)[2], [], what, args.prefix)
     e, dff, init = layer_values(h, tensors, args, "", decoder)
     h.includes.add("cxmat/transformer/layers.hpp")
-    call = (f"{args.name}(x, memory, options...): x is n x d_model, memory S x d_model (cxmat::causal for a causal "
+    name = f"{args.name}_float" if q8 else args.name
+    call = (f"{name}(x, memory, options...): x is n x d_model, memory S x d_model (cxmat::causal for a causal "
             "tgt_mask; cxmat::on_memory(option) for the memory's options)") if decoder else \
-        f"{args.name}(x, options...): x is n x d_model (cxmat::causal, cxmat::key_padding(keep), ...)"
+        f"{name}(x, options...): x is n x d_model (cxmat::causal, cxmat::key_padding(keep), ...)"
     h.after += layer_comment(h, args, what, e, dff, call)
-    h.after.append(f"inline constexpr {layer_type(h, args, decoder)} {args.name}{init};")
+    h.after.append(f"inline constexpr {layer_type(h, args, decoder)} {name}{init};")
+    if q8:
+        calibration_inputs(h, args, e, "d_model")
+        h.includes.add("cxmat/quantized/encoder_layer.hpp")
+        h.after.append("")
+        q8_module(h, args, f"{what}(d_model={e}, nhead={args.heads}, dim_feedforward={dff}) from "
+                  f"{os.path.basename(h.source)} (weights per channel; masks as the int8 attention takes them)",
+                  f"cxmat::q8::calibrate({args.name}_weights::calibration_inputs, {name})",
+                  "calibration.module(x8, masks...)")
 
 
 def module_stack(h, tensors, args):
@@ -950,9 +997,10 @@ def main(argv=None):
                         help="call a dimension NEW instead of NAME (e.g. in_features=d_model), so that one "
                         "header's output fits another's input")
     parser.add_argument("--type", choices=["float", "double", "q8"], default="float",
-                        help="element type; q8: cxmat::q8's int8 layer (multihead_attention), with --calibration")
+                        help="element type; q8: cxmat::q8's int8 layer (multihead_attention, linear, encoder_layer), "
+                        "with --calibration")
     parser.add_argument("--calibration", help="for --type q8: an .npz with one array of representative inputs, "
-                        "B x n x d_model")
+                        "B x n x d_model (B x n x in_features for linear)")
     parser.add_argument("-o", "--output", required=True)
     args = parser.parse_args(argv)
     args.command_line = ["cxmat_import.py"] + [os.path.basename(a) if os.sep in a else a for a in argv]
@@ -971,8 +1019,9 @@ def main(argv=None):
         if args.module == "bytes":
             module_bytes(h, args.file, args)
         else:
-            if args.type == "q8" and args.module != "multihead_attention":
-                raise ImportError_(f"--type q8 is written for --module multihead_attention only, not {args.module}")
+            if args.type == "q8" and args.module not in ("multihead_attention", "linear", "encoder_layer"):
+                raise ImportError_(f"--type q8 is written for --module multihead_attention, linear and encoder_layer "
+                                   f"only, not {args.module}")
             tensors = select(read_file(args.file), args.prefix)
             MODULES[args.module](h, tensors, args)
         text = clang_format(h.text())

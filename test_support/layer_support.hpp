@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include <cxmat/quantized.hpp>
+#include <cxmat/transformer.hpp>
 
 #include "test_support/tflite_reference.hpp"
 
@@ -21,6 +22,17 @@ constexpr void flatten(const M& m, T* out) {
   for (std::size_t i = 0; i < M::rows; ++i) {
     for (std::size_t j = 0; j < M::cols; ++j) out[i * M::cols + j] = m(i, j);
   }
+}
+
+// Whether an int8 matrix equals a flat row-major array.
+template <class M>
+constexpr bool equals_flat(const M& m, const std::int8_t* flat) {
+  for (std::size_t i = 0; i < M::rows; ++i) {
+    for (std::size_t j = 0; j < M::cols; ++j) {
+      if (m(i, j) != flat[i * M::cols + j]) return false;
+    }
+  }
+  return true;
 }
 
 // Flat copies of a layer's arrays, and the reference's description pointing at them.
@@ -84,6 +96,82 @@ constexpr void run_reference(const L& layer, const cxmat::matrix<std::int8_t, N,
   q8_ref::attention(r, xf, mask, y, probs);
 }
 
+// The reference's description of an int8 linear module, and the module run by the reference.
+template <std::size_t In, std::size_t Out>
+struct flat_linear {
+  std::int8_t w[Out * In]{};
+  std::int32_t b[Out]{}, m[Out]{}, s[Out]{};
+};
+template <class L>
+constexpr void run_linear_reference(const L& l, const std::int8_t* x, std::size_t n, std::int8_t* y) {
+  flat_linear<L::d_in, L::d_out> f{};
+  flatten(l.weight, f.w), flatten(l.bias, f.b);
+  q8_ref::product p = to_ref(l.params);
+  if constexpr (L::per_channel) {
+    split(l.channels.values, f.m, f.s);
+    p.multipliers = f.m, p.shifts = f.s;
+  }
+  q8_ref::matmul_t(x, f.w, f.b, n, L::d_out, L::d_in, p, y);
+}
+
+constexpr q8_ref::add_p to_ref(const cxmat::q8::add_params& p) {
+  return {p.input1_offset,     p.input2_offset, p.output_offset,     p.left_shift,
+          p.input1.multiplier, p.input1.shift,  p.input2.multiplier, p.input2.shift,
+          p.output.multiplier, p.output.shift,  p.activation_min,    p.activation_max};
+}
+constexpr void run_add_reference(const cxmat::q8::add_params& p, const std::int8_t* a, const std::int8_t* b,
+                                 std::size_t count, std::int8_t* y) {
+  for (std::size_t i = 0; i < count; ++i) y[i] = q8_ref::add(a[i], b[i], to_ref(p));
+}
+
+template <std::size_t D>
+constexpr void run_layer_norm_reference(const cxmat::q8::layer_norm_module<D>& l, const std::int8_t* x, std::size_t n,
+                                        std::int8_t* y) {
+  std::int32_t m[D]{}, s[D]{};
+  split(l.scale, m, s);
+  const q8_ref::layer_norm_p p{l.input_offset, l.output_offset, l.eps, m, s, l.bias};
+  for (std::size_t i = 0; i < n; ++i) q8_ref::layer_norm(x + i * D, y + i * D, D, p);
+}
+
+// The int8 encoder layer, step by step on the reference's pieces: attention (run_reference),
+// adds, layer norms and the two fully-connected layers, the activation table looked up plainly.
+template <std::size_t N, class L>
+constexpr void run_encoder_reference(const L& l, const cxmat::matrix<std::int8_t, N, L::d_model>& x, const bool* mask,
+                                     std::int8_t* y) {
+  constexpr std::size_t d = L::d_model, f = L::d_ff, h = L::heads;
+  using M = cxmat::matrix<std::int8_t, N, d>;
+  const auto attention = [&](const M& in, std::int8_t* out) {
+    run_reference<N, d, h, d / h, d / h, d>(l.self_attn, in, mask, out);
+  };
+  const auto feed_forward = [&](const std::int8_t* in, std::int8_t* out) {
+    std::int8_t hidden[N * f]{};
+    run_linear_reference(l.linear1, in, N, hidden);
+    if constexpr (L::activation_function != cxmat::activation::relu) {
+      for (std::size_t i = 0; i < N * f; ++i) hidden[i] = l.act.values[hidden[i] + 128];
+    }
+    run_linear_reference(l.linear2, hidden, N, out);
+  };
+  std::int8_t xf[N * d]{}, a[N * d]{}, h1[N * d]{}, n1[N * d]{}, ff[N * d]{}, h2[N * d]{};
+  flatten(x, xf);
+  if constexpr (L::norm_first) {
+    run_layer_norm_reference(l.norm1, xf, N, n1);
+    M n1m{};
+    for (std::size_t i = 0; i < N * d; ++i) n1m.elems[i / d][i % d] = n1[i];
+    attention(n1m, a);
+    run_add_reference(l.add1, xf, a, N * d, h1);
+    run_layer_norm_reference(l.norm2, h1, N, h2);
+    feed_forward(h2, ff);
+    run_add_reference(l.add2, h1, ff, N * d, y);
+  } else {
+    attention(x, a);
+    run_add_reference(l.add1, xf, a, N * d, h1);
+    run_layer_norm_reference(l.norm1, h1, N, n1);
+    feed_forward(n1, ff);
+    run_add_reference(l.add2, n1, ff, N * d, h2);
+    run_layer_norm_reference(l.norm2, h2, N, y);
+  }
+}
+
 // A seeded float layer and input set: values uniform in [-1, 1) from a 64-bit LCG (Knuth's MMIX
 // constants), so the static and run-time tests can build the same layers.
 struct lcg {
@@ -97,9 +185,41 @@ template <class M>
 constexpr M random_matrix(lcg& g, double amplitude) {
   M m{};
   for (std::size_t i = 0; i < M::rows; ++i) {
-    for (std::size_t j = 0; j < M::cols; ++j) m(i, j) = amplitude * g.next();
+    for (std::size_t j = 0; j < M::cols; ++j) m(i, j) = static_cast<typename M::value_type>(amplitude * g.next());
   }
   return m;
+}
+
+// A seeded float encoder layer (weights uniform, amplitude 1/√fan-in as PyTorch's default
+// initialisation; γ around 1, small β and biases) and B inputs of n rows.
+template <class Layer>
+constexpr Layer random_encoder_layer(std::uint64_t seed) {
+  constexpr std::size_t d = Layer::d_model.size, f = Layer::d_ff.size;
+  using T = typename Layer::value_type;
+  using cxmat::matrix;
+  lcg g{seed};
+  Layer l{};
+  const double a = 1.0 / cxmat::sqrt(static_cast<double>(d)), af = 1.0 / cxmat::sqrt(static_cast<double>(f));
+  auto& sa = l.self_attn;
+  sa.w_q = random_matrix<matrix<T, d, d>>(g, a), sa.w_k = random_matrix<matrix<T, d, d>>(g, a);
+  sa.w_v = random_matrix<matrix<T, d, d>>(g, a), sa.w_o = random_matrix<matrix<T, d, d>>(g, a);
+  sa.b_q = random_matrix<matrix<T, 1, d>>(g, 0.1), sa.b_k = random_matrix<matrix<T, 1, d>>(g, 0.1);
+  sa.b_v = random_matrix<matrix<T, 1, d>>(g, 0.1), sa.b_o = random_matrix<matrix<T, 1, d>>(g, 0.1);
+  l.linear1.weight = random_matrix<matrix<T, d, f>>(g, a), l.linear1.bias = random_matrix<matrix<T, 1, f>>(g, a);
+  l.linear2.weight = random_matrix<matrix<T, f, d>>(g, af), l.linear2.bias = random_matrix<matrix<T, 1, d>>(g, af);
+  for (std::size_t j = 0; j < d; ++j) {
+    l.norm1.weight(0, j) = static_cast<T>(1.0 + 0.2 * g.next()),
+                      l.norm2.weight(0, j) = static_cast<T>(1.0 + 0.2 * g.next());
+    l.norm1.bias(0, j) = static_cast<T>(0.1 * g.next()), l.norm2.bias(0, j) = static_cast<T>(0.1 * g.next());
+  }
+  return l;
+}
+template <class T, std::size_t B, std::size_t N, std::size_t D>
+constexpr cxmat::batch<T, B, N, D> random_inputs(std::uint64_t seed, double amplitude) {
+  lcg g{seed};
+  cxmat::batch<T, B, N, D> xs{};
+  for (std::size_t b = 0; b < B; ++b) xs.items[b] = random_matrix<cxmat::matrix<T, N, D>>(g, amplitude);
+  return xs;
 }
 
 }  // namespace q8_test

@@ -73,6 +73,66 @@ constexpr void matmul_t(const std::int8_t* a, const std::int8_t* bt, const std::
   }
 }
 
+// TFLite's int8 ADD (reference_integer_ops::AddFunc) of one element: both inputs shifted left by
+// left_shift, each scaled by its multiplier (MultiplyByQuantizedMultiplierSmallerThanOneExp, i.e.
+// mbqm with a shift <= 0), summed, scaled by the output multiplier, offset and clamped.
+struct add_p {
+  std::int32_t in1_offset, in2_offset, out_offset, left_shift, m1, s1, m2, s2, mo, so, act_min, act_max;
+};
+constexpr std::int8_t add(std::int8_t a, std::int8_t b, const add_p& p) {
+  const std::int32_t x1 = shl_wrap(a + p.in1_offset, p.left_shift), x2 = shl_wrap(b + p.in2_offset, p.left_shift);
+  const std::int32_t sum = mbqm(x1, p.m1, p.s1) + mbqm(x2, p.m2, p.s2);
+  return static_cast<std::int8_t>(clamp(mbqm(sum, p.mo, p.so) + p.out_offset, p.act_min, p.act_max));
+}
+
+// cxmat's integer layer norm (docs/quantized.md), from its documented formula with wide integers:
+// c_j = D·d_j - Σd, W = 2^8·Σc² + eps, k from the bit length of W, r = ⌊√(W·4^k)⌋ by bisection,
+// inv = ⌊(2^61 - 1)/r⌋, a_j = c_j·inv/2^(27-k) rounded half away from zero (0 if all c are 0), then
+// y_j = clamp(rdbpot(sat32(mbqm(a_j, m_j, s_j) + bias_j), 8) + out_offset).
+struct layer_norm_p {
+  std::int32_t in_offset, out_offset;
+  std::int64_t eps;
+  const std::int32_t *multipliers, *shifts, *bias;
+};
+constexpr i128 isqrt_bisect(i128 v) {
+  i128 lo = 0, hi = i128{1} << 32;  // lo² <= v < hi² for v < 2^64
+  while (hi - lo > 1) {
+    const i128 mid = (lo + hi) / 2;
+    if (mid * mid <= v) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+constexpr i128 round_half_away_div(i128 v, i128 d) {  // d > 0
+  const i128 m = v < 0 ? -v : v, r = floor_div(2 * m + d, 2 * d);
+  return v < 0 ? -r : r;
+}
+constexpr void layer_norm(const std::int8_t* x, std::int8_t* y, std::size_t d, const layer_norm_p& p) {
+  i128 sum = 0;
+  for (std::size_t j = 0; j < d; ++j) sum += x[j] + p.in_offset;
+  i128 c[512]{};  // d <= 512
+  i128 squares = 0;
+  for (std::size_t j = 0; j < d; ++j) {
+    c[j] = static_cast<i128>(d) * (x[j] + p.in_offset) - sum;
+    squares += c[j] * c[j];
+  }
+  const i128 w = 256 * squares + (p.eps > 0 ? p.eps : 1);
+  int bits = 0;
+  while ((i128{1} << bits) <= w) ++bits;  // w < 2^bits, w >= 2^(bits - 1)
+  const int k = static_cast<int>(floor_div(62 - bits, 2));
+  const i128 scaled = k >= 0 ? w * (i128{1} << (2 * k)) : floor_div(w, i128{1} << (-2 * k));
+  const i128 r = isqrt_bisect(scaled);
+  const i128 inv = floor_div((i128{1} << 61) - 1, r);
+  for (std::size_t j = 0; j < d; ++j) {
+    const auto a = squares == 0 ? 0 : static_cast<std::int32_t>(round_half_away_div(c[j] * inv, i128{1} << (27 - k)));
+    const std::int32_t s = saturate32(i128{mbqm(a, p.multipliers[j], p.shifts[j])} + p.bias[j]);
+    y[j] = static_cast<std::int8_t>(clamp(rdbpot(s, 8) + p.out_offset, -128, 127));
+  }
+}
+
 // Fixed-point pieces of the softmax, as the TFLite/gemmlowp documentation states them: a Q(m)
 // number with raw value v stands for v / 2^(31-m); products of Qa and Qb numbers are Q(a+b).
 constexpr std::int32_t sat_mul_pot(std::int32_t x, int e) {  // x·2^e saturated (e > 0)

@@ -2,16 +2,21 @@
 // absolute error of the dequantized int8 output, in output steps (LSBs, the output scale), on
 // worksheet 004 and on seeded random layers (calibrated on one input set, measured on the
 // calibration set and on held-out inputs of the same distribution). Prints the Markdown table
-// that stands in docs/quantized.md (checked by the CTest entry quantized.accuracy_table).
+// that stands in docs/quantized.md (checked by the CTest entry quantized.accuracy_table); with the
+// argument `layers`, the table of the integer layer norm and the int8 encoder layer against their
+// float layers (quantized.layer_accuracy_table).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 #include <random>
+#include <string_view>
 
 #include <cxmat/cxmat.hpp>
 #include <cxmat/quantized.hpp>
+#include <cxmat/transformer.hpp>
 
+#include "test_support/layer_support.hpp"
 #include "test_support/worksheet_data.hpp"
 
 namespace {
@@ -105,9 +110,86 @@ void random_layers(const char* name, int layers) {
   row(name, Causal ? "causal" : "none", "held-out, also calibrated on", held_out_calibrated);
 }
 
+// The integer layer norm of width 64 against the float layer norm, 20 seeds of γ (1 ± 0.5) and
+// β (± 0.3) with 256 rows each (uniform in ±2, or one outlier of 6 among them), input quantized
+// over [-6, 6], output over the float outputs' range: from the dequantized input (the integer
+// arithmetic alone) and from the float input (with the input's quantization).
+void layer_norms() {
+  error_stats arithmetic, whole;
+  for (int seed = 1; seed <= 20; ++seed) {
+    std::mt19937_64 rng(static_cast<std::uint64_t>(seed) * 7919);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    cxmat::layer_norm_module<double, 64> f{};
+    for (std::size_t j = 0; j < 64; ++j) f.weight(0, j) = 1.0 + 0.5 * u(rng), f.bias(0, j) = 0.3 * u(rng);
+    const auto xs = std::make_unique<matrix<double, 256, 64>>(random_matrix<matrix<double, 256, 64>>(rng, 2.0));
+    for (std::size_t i = 0; i < 256; i += 2) (*xs)(i, i % 64) = 6.0;
+    const q8::quantization in = q8::choose_quantization(-6.0, 6.0);
+    const auto yf = std::make_unique<matrix<double, 256, 64>>(cxmat::layer_norm(*xs, f.weight, f.bias, f.eps));
+    double lo = 0, hi = 0;
+    for (std::size_t i = 0; i < 256; ++i) {
+      for (std::size_t j = 0; j < 64; ++j) lo = std::min(lo, (*yf)(i, j)), hi = std::max(hi, (*yf)(i, j));
+    }
+    const q8::quantization out = q8::choose_quantization(lo, hi);
+    const auto l = q8::quantize_layer_norm(f, in, out);
+    const auto x8 = std::make_unique<matrix<std::int8_t, 256, 64>>(q8::quantize(*xs, in));
+    const auto y8 = std::make_unique<matrix<std::int8_t, 256, 64>>(l(*x8));
+    accumulate(whole, *y8, *yf, out);
+    accumulate(arithmetic, *y8, cxmat::layer_norm(q8::dequantize(*x8, in), f.weight, f.bias, f.eps), out);
+  }
+  row("layer norm, d = 64 (20 seeds, 256 rows each)", "-", "dequantized int8 input", arithmetic);
+  row("layer norm, d = 64 (20 seeds, 256 rows each)", "-", "float input", whole);
+}
+
+// Random encoder layers (n = 16, d_model = 32, H = 4, d_ff = 64; weights uniform in ±1/√fan-in,
+// γ around 1, small β and biases, as test_support/layer_support.hpp builds them), calibrated on
+// 16 inputs uniform in ±2 and measured as random_layers does, against the float layer.
+template <class Float>
+void encoder_layers(const char* name, int layers) {
+  constexpr std::size_t n = 16, d = Float::d_model.size;
+  error_stats seen, held_out, held_out_calibrated;
+  for (int seed = 1; seed <= layers; ++seed) {
+    std::mt19937_64 rng(static_cast<std::uint64_t>(seed) * 1000 + 7);
+    const Float f = q8_test::random_encoder_layer<Float>(static_cast<std::uint64_t>(seed));
+    const auto first = std::make_unique<cxmat::batch<double, 16, n, d>>();
+    const auto all = std::make_unique<cxmat::batch<double, 80, n, d>>();
+    for (std::size_t i = 0; i < 80; ++i) {
+      all->items[i] = random_matrix<matrix<double, n, d>>(rng, 2.0);
+      if (i < 16) first->items[i] = all->items[i];
+    }
+    const auto cal = q8::calibrate(*first, f);
+    const auto cal_all = q8::calibrate(*all, f);
+    const auto run = [&](const auto& c, const matrix<double, n, d>& x, error_stats& s) {
+      accumulate(s, c.module(q8::quantize(x, c.input)), f(x), c.output);
+    };
+    for (std::size_t i = 0; i < 16; ++i) run(cal, all->items[i], seen);
+    for (std::size_t i = 16; i < 80; ++i) {
+      run(cal, all->items[i], held_out);
+      run(cal_all, all->items[i], held_out_calibrated);
+    }
+  }
+  row(name, "none", "calibration set", seen);
+  row(name, "none", "held-out", held_out);
+  row(name, "none", "held-out, also calibrated on", held_out_calibrated);
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == "layers") {
+    std::printf(
+        "| layer | masks | inputs | max error (LSB) | mean error (LSB) | outside output range | max error inside "
+        "it (LSB) |\n");
+    std::printf("|---|---|---|---:|---:|---:|---:|\n");
+    layer_norms();
+    using cxmat::activation;
+    encoder_layers<cxmat::encoder_layer<double, 32, 4, 64>>(
+        "encoder layer, post-norm, ReLU, n = 16, d_model = 32, H = 4, d_ff = 64 (5 seeds)", 5);
+    encoder_layers<cxmat::encoder_layer<double, 32, 4, 64, activation::relu, true>>(
+        "encoder layer, pre-norm, ReLU, n = 16, d_model = 32, H = 4, d_ff = 64 (5 seeds)", 5);
+    encoder_layers<cxmat::encoder_layer<double, 32, 4, 64, activation::gelu>>(
+        "encoder layer, post-norm, GELU (table), n = 16, d_model = 32, H = 4, d_ff = 64 (5 seeds)", 5);
+    return 0;
+  }
   std::printf(
       "| layer | masks | inputs | max error (LSB) | mean error (LSB) | outside output range | max error inside it "
       "(LSB) |\n");

@@ -1,7 +1,7 @@
 # Runs a program that prints a Markdown table and fails unless the table stands verbatim in a doc
 # between the lines "<!-- begin: NAME -->" and "<!-- end: NAME -->".
-# Usage: cmake -DGENERATOR=<exe> -DDOC=<file.md> -DNAME=<marker name> -P check_doc_table.cmake
-execute_process(COMMAND "${GENERATOR}" OUTPUT_VARIABLE generated RESULT_VARIABLE rc)
+# Usage: cmake -DGENERATOR=<exe> [-DARGS=<argument>] -DDOC=<file.md> -DNAME=<marker name> -P check_doc_table.cmake
+execute_process(COMMAND "${GENERATOR}" ${ARGS} OUTPUT_VARIABLE generated RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${GENERATOR} failed with ${rc}")
 endif()

@@ -1,10 +1,11 @@
 // Calibration and the int8 layer in one constant expression, at a size given by macros
 // (CXMAT_Q8_N tokens, CXMAT_Q8_D = d_model = d_out, CXMAT_Q8_H heads, CXMAT_Q8_B calibration
-// inputs): constexpr_reach.py compiles it at growing sizes with the compilers' default constexpr
-// limits and reports which sizes fit and how long each compilation takes.
+// inputs; with CXMAT_Q8_FF, an encoder layer of that d_ff): constexpr_reach.py compiles it at growing sizes with the
+// compilers' default constexpr limits and reports which sizes fit and how long each compilation takes.
 #include <cstdint>
 
 #include <cxmat/quantized.hpp>
+#include <cxmat/transformer.hpp>
 
 namespace {
 using cxmat::matrix;
@@ -31,6 +32,27 @@ constexpr int layer_output() {
   const auto cal = cxmat::q8::calibrate<H>(xs, wq, wk, wv, wo);
   return cxmat::q8::multi_head_attention(cxmat::q8::quantize(xs[0], cal.input), cal.layer)(0, 0);
 }
+// With CXMAT_Q8_FF: a post-norm ReLU encoder layer (d_ff = CXMAT_Q8_FF, unit norms) instead.
+template <std::size_t N, std::size_t D, std::size_t H, std::size_t FF, std::size_t B>
+constexpr int encoder_output() {
+  std::uint64_t s = 7;
+  cxmat::encoder_layer<double, D, H, FF> layer{};
+  layer.self_attn.w_q = seeded<matrix<double, D, D>>(s, 0.2),
+  layer.self_attn.w_k = seeded<matrix<double, D, D>>(s, 0.2);
+  layer.self_attn.w_v = seeded<matrix<double, D, D>>(s, 0.2),
+  layer.self_attn.w_o = seeded<matrix<double, D, D>>(s, 0.2);
+  layer.linear1.weight = seeded<matrix<double, D, FF>>(s, 0.2);
+  layer.linear2.weight = seeded<matrix<double, FF, D>>(s, 0.2);
+  for (std::size_t j = 0; j < D; ++j) layer.norm1.weight(0, j) = 1.0, layer.norm2.weight(0, j) = 1.0;
+  cxmat::batch<double, B, N, D> xs{};
+  for (auto& x : xs.items) x = seeded<matrix<double, N, D>>(s, 2.0);
+  const auto cal = cxmat::q8::calibrate(xs, layer);
+  return cal.module(cxmat::q8::quantize(xs[0], cal.input))(0, 0);
+}
 }  // namespace
 
+#ifdef CXMAT_Q8_FF
+static_assert(encoder_output<CXMAT_Q8_N, CXMAT_Q8_D, CXMAT_Q8_H, CXMAT_Q8_FF, CXMAT_Q8_B>() >= -128);
+#else
 static_assert(layer_output<CXMAT_Q8_N, CXMAT_Q8_D, CXMAT_Q8_H, CXMAT_Q8_B>() >= -128);
+#endif

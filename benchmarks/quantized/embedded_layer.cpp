@@ -1,10 +1,15 @@
 // The int8 layer at n = 8, d_model = 16, H = 2 (d_k = d_v = 8), d_out = 16, as firmware holds it:
 // parameters calibrated in the compiler into flash, one function running the layer. size.py
 // cross-compiles this file for Cortex-M and reports code size, stack use and the symbols it needs.
+// With CXMAT_Q8_SIZE_ENCODER, the int8 encoder layer of the same size instead (d_ff = 32,
+// post-norm, ReLU, per-channel weights, PyTorch's default biases and unit norms).
 #include <cstdint>
 
 #include <cxmat/quantized/attention.hpp>
 #include <cxmat/quantized/calibrate.hpp>
+#ifdef CXMAT_Q8_SIZE_ENCODER
+#include <cxmat/quantized/encoder_layer.hpp>
+#endif
 
 namespace {
 namespace q8 = cxmat::q8;
@@ -23,6 +28,28 @@ constexpr M seeded(std::uint64_t& state, double amplitude) {
   return m;
 }
 
+#ifdef CXMAT_Q8_SIZE_ENCODER
+constexpr auto make_encoder() {
+  std::uint64_t s = 2024;
+  cxmat::encoder_layer<double, 16, 2, 32> f{};
+  f.self_attn.w_q = seeded<matrix<double, 16, 16>>(s, 0.25), f.self_attn.w_k = seeded<matrix<double, 16, 16>>(s, 0.25);
+  f.self_attn.w_v = seeded<matrix<double, 16, 16>>(s, 0.25), f.self_attn.w_o = seeded<matrix<double, 16, 16>>(s, 0.25);
+  f.self_attn.b_q = seeded<matrix<double, 1, 16>>(s, 0.1), f.self_attn.b_o = seeded<matrix<double, 1, 16>>(s, 0.1);
+  f.linear1.weight = seeded<matrix<double, 16, 32>>(s, 0.25), f.linear1.bias = seeded<matrix<double, 1, 32>>(s, 0.25);
+  f.linear2.weight = seeded<matrix<double, 32, 16>>(s, 0.18), f.linear2.bias = seeded<matrix<double, 1, 16>>(s, 0.18);
+  for (std::size_t j = 0; j < 16; ++j) f.norm1.weight(0, j) = 1.0, f.norm2.weight(0, j) = 1.0;
+  cxmat::batch<double, 2, 8, 16> xs{};
+  for (auto& x : xs.items) x = seeded<matrix<double, 8, 16>>(s, 2.0);
+  return q8::calibrate(xs, f).module;
+}
+// Integers only: the encoder layer's weights, biases and parameters.
+constexpr q8::encoder_layer<16, 2, 32> encoder = make_encoder();
+}  // namespace
+
+extern "C" void cxmat_q8_encoder_8x16(const matrix<std::int8_t, 8, 16>* x, matrix<std::int8_t, 8, 16>* y) {
+  *y = encoder(*x);
+}
+#else
 constexpr auto make_calibration() {
   std::uint64_t s = 2024;
   const auto wq = seeded<matrix<double, 16, 16>>(s, 0.25), wk = seeded<matrix<double, 16, 16>>(s, 0.25),
@@ -43,4 +70,5 @@ extern "C" void cxmat_q8_attention_8x16(const matrix<std::int8_t, 8, 16>* x, mat
 extern "C" void cxmat_q8_attention_8x16_causal(const matrix<std::int8_t, 8, 16>* x, matrix<std::int8_t, 8, 16>* y) {
   *y = q8::multi_head_attention(*x, layer, cxmat::causal);
 }
+#endif
 #endif

@@ -12,6 +12,9 @@ graph), and the undefined symbols (what the layer needs from libgcc / libc).
 --check also fails (exit 1) unless, on every core, the plain layer's code is <= 2048 bytes, its
 deepest stack <= 1024 bytes, and it needs nothing beyond memcpy, memset and libgcc's integer
 routines (no heap, exceptions, RTTI, floating point or libm).
+
+Then the int8 encoder layer of the same size (CXMAT_Q8_SIZE_ENCODER: d_ff = 32, post-norm, ReLU),
+whose --check is the last condition only (its layer norm also takes libgcc's 64-bit division).
 """
 import argparse
 import pathlib
@@ -24,15 +27,18 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 CORES = ["cortex-m4", "cortex-m0plus"]
 ALLOWED_UNDEFINED = {"memcpy", "memset", "__aeabi_lmul", "__aeabi_llsl", "__aeabi_lasr", "__clzsi2"}
+ENCODER_ALLOWED_UNDEFINED = ALLOWED_UNDEFINED | {"__aeabi_ldivmod", "__aeabi_uldivmod"}
 
 
-def compile_layer(cxx, cpu, plain_only, out):
-    obj = out / f"layer-{cpu}-{'plain' if plain_only else 'both'}.o"
+def compile_layer(cxx, cpu, plain_only, out, encoder=False):
+    obj = out / f"layer-{cpu}-{'encoder' if encoder else 'plain' if plain_only else 'both'}.o"
     cmd = [cxx, "-std=c++20", "-Os", f"-mcpu={cpu}", "-mthumb", "-fno-exceptions", "-fno-rtti",
            "-ffunction-sections", "-fcallgraph-info=su", f"-I{ROOT / 'include'}", "-c",
            str(HERE / "embedded_layer.cpp"), "-o", str(obj)]
     if plain_only:
         cmd.insert(1, "-DCXMAT_Q8_SIZE_PLAIN_ONLY")
+    if encoder:
+        cmd.insert(1, "-DCXMAT_Q8_SIZE_ENCODER")
     subprocess.run(cmd, check=True, cwd=out)
     return obj
 
@@ -65,7 +71,7 @@ def deepest_stacks(ci_file):
             memo[node] = frames.get(node, 0) + max((depth(c) for c in callees.get(node, ())), default=0)
         return memo[node]
 
-    return {t.split(":")[-1]: depth(t) for t in frames if "cxmat_q8_attention" in t}
+    return {t.split(":")[-1]: depth(t) for t in frames if "cxmat_q8_attention" in t or "cxmat_q8_encoder" in t}
 
 
 def undefined(nm_tool, obj):
@@ -101,6 +107,17 @@ def main():
                 extra = set(needs) - ALLOWED_UNDEFINED
                 if extra:
                     failures.append(f"{cpu}: needs {sorted(extra)}")
+            obj = compile_layer(args.cxx, cpu, False, out, encoder=True)
+            text, rodata = sections(prefix + "size", obj)
+            stacks = deepest_stacks(obj.with_suffix(".ci"))
+            needs = undefined(prefix + "nm", obj)
+            print(f"{cpu:14} {'encoder layer (d_ff = 32)':36} code {text:5} B  flash data {rodata:5} B")
+            for entry, stack in sorted(stacks.items()):
+                print(f"{'':14}   deepest stack of {entry}: {stack} B")
+            print(f"{'':14}   undefined: {' '.join(needs)}")
+            extra = set(needs) - ENCODER_ALLOWED_UNDEFINED
+            if extra:
+                failures.append(f"{cpu}: the encoder layer needs {sorted(extra)}")
     for f in failures:
         print("FAIL:", f)
     return 1 if (args.check and failures) else 0

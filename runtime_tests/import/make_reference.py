@@ -160,6 +160,13 @@ def main():
     run_importer(os.path.join(out, "encoder.pt"), "--module", "encoder_layer", "--heads", "2",
                  "--activation", "gelu", "--norm-first", "--name", "encoder", "--dims", "shared", "--type", "double", "-o",
                  os.path.join(out, "encoder.hpp"))
+    # The same encoder layer and nn.Linear as cxmat::q8's int8 modules, calibrated on the 16 inputs of
+    # calibration.npz (x is held out).
+    run_importer(os.path.join(out, "encoder.pt"), "--module", "encoder_layer", "--heads", "2",
+                 "--activation", "gelu", "--norm-first", "--name", "encoder_q8", "--dims", "shared", "--type", "q8",
+                 "--calibration", os.path.join(out, "calibration.npz"), "-o", os.path.join(out, "encoder_q8.hpp"))
+    run_importer(os.path.join(out, "linear.npz"), "--module", "linear", "--name", "lin_q8", "--type", "q8",
+                 "--calibration", os.path.join(out, "calibration.npz"), "-o", os.path.join(out, "linear_q8.hpp"))
     run_importer(os.path.join(out, "decoder.safetensors"), "--module", "decoder_layer", "--heads", "4", "--name",
                  "decoder", "--dims", "shared", "--type", "double", "-o", os.path.join(out, "decoder.hpp"))
     with torch.no_grad():

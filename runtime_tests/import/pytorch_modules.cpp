@@ -13,8 +13,10 @@
 #include "decoder_stack.hpp"
 #include "embed.hpp"
 #include "encoder.hpp"
+#include "encoder_q8.hpp"
 #include "encoder_stack.hpp"
 #include "linear.hpp"
+#include "linear_q8.hpp"
 #include "mha_kv.hpp"
 #include "mha_nobias.hpp"
 #include "mha_pt.hpp"
@@ -103,19 +105,24 @@ static_assert(layers_match(ref::x, ref::x_kv));
 // The int8 layer (--type q8, calibrated on 16 other inputs) against PyTorch's float layer: its
 // largest error in output steps (the output's scale), 1.72 with these inputs (printed at run
 // time); the integer arithmetic does not depend on the CPU.
-template <class X>
-constexpr double q8_error_in_steps(const X& x) {
-  const auto y = mha_q8(x);
+template <class Module, class X, class Expected>
+constexpr double q8_error_in_steps(const Module& module, const X& x, const Expected& expected) {
+  const auto y = module(x);
   double worst = 0;
-  for (std::size_t i = 0; i < X::rows; ++i) {
-    for (std::size_t j = 0; j < X::cols; ++j) {
-      const double d = magnitude(y(i, j) - ref::mha_nobias_plain(i, j));
+  for (std::size_t i = 0; i < Expected::rows; ++i) {
+    for (std::size_t j = 0; j < Expected::cols; ++j) {
+      const double d = magnitude(y(i, j) - expected(i, j));
       worst = d > worst ? d : worst;
     }
   }
-  return worst / mha_q8.calibration.output.scale;
+  return worst / module.calibration.output.scale;
 }
-static_assert(q8_error_in_steps(ref::x) <= 2);
+static_assert(q8_error_in_steps(mha_q8, ref::x, ref::mha_nobias_plain) <= 2);
+// The int8 encoder layer (pre-norm, GELU by table) and linear layer of --type q8, calibrated on the
+// same 16 inputs, against PyTorch's float modules on x: 1.11 and 0.90 output steps at most with
+// these inputs (printed at run time).
+static_assert(q8_error_in_steps(encoder_q8, ref::x, ref::encoder_plain) <= 1.5);
+static_assert(q8_error_in_steps(lin_q8, ref::x, ref::lin_out) <= 1);
 static_assert(same(mixed_weights::emb_weight, ref::mixed_emb_weight));
 static_assert(same(mixed_weights::norm_bias, ref::mixed_norm_bias));
 static_assert(same(mixed_weights::proj_weight, ref::mixed_proj_weight));
@@ -157,8 +164,15 @@ TEST_CASE("modules imported from PyTorch files compute PyTorch's outputs at run 
   double worst = 0;
   for (const double e : errors) worst = e > worst ? e : worst;
   std::printf("imported modules against PyTorch (double): largest error %.2g of the largest magnitude\n", worst);
-  const double steps = q8_error_in_steps(x);
+  const double steps = q8_error_in_steps(mha_q8, x, ref::mha_nobias_plain);
   std::printf("int8 attention against PyTorch's float layer: %.2f output steps at most\n", steps);
   INFO("int8 layer against PyTorch's float layer: " << steps << " output steps at most");
   CHECK(steps <= 2);
+  const double encoder_steps = q8_error_in_steps(encoder_q8, x, ref::encoder_plain),
+               linear_steps = q8_error_in_steps(lin_q8, x, ref::lin_out);
+  std::printf(
+      "int8 encoder layer and linear layer against PyTorch's float modules: %.2f and %.2f output steps at most\n",
+      encoder_steps, linear_steps);
+  CHECK(encoder_steps <= 1.5);
+  CHECK(linear_steps <= 1);
 }

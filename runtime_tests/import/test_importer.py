@@ -171,12 +171,13 @@ def without_torch():
     expect_error("vdim other than kdim", safetensors("kv5.safetensors", kv), MHA, "'v_proj_weight'",
                  "vdim must equal kdim")
 
-    # --type q8: calibration inputs needed, biases must be zero (q8 layers have none), attention only.
+    # --type q8: calibration inputs needed; biases become calibrate's bias options; no decoder layer.
     expect_error("q8 without calibration inputs", good, MHA + ["--type", "q8"], "--calibration")
     calib = os.path.join(TMP, "calib.npz")
     np.savez(calib, x=np.random.default_rng(3).standard_normal((4, 5, 8)))
-    expect_error("q8 of a layer with biases", good, MHA + ["--type", "q8", "--calibration", calib], "'in_proj_bias'",
-                 "non-zero biases")
+    expect_header("q8 of a layer with biases", good, MHA + ["--type", "q8", "--calibration", calib],
+                  "cxmat::query_bias(m_weights::b_q)", "cxmat::key_bias(m_weights::b_k)",
+                  "cxmat::value_bias(m_weights::b_v)", "cxmat::output_bias(m_weights::b_o)")
     t = mha_tensors()
     del t["in_proj_bias"], t["out_proj.bias"]
     no_bias = safetensors("nobias.safetensors", t)
@@ -186,8 +187,22 @@ def without_torch():
     expect_error("q8 calibration inputs of another width", no_bias,
                  MHA + ["--type", "q8", "--calibration", os.path.join(TMP, "calib6.npz")], "'x'", "[4, 5, 6]",
                  "expected [B, n, 8]")
-    expect_error("q8 of an encoder layer", no_bias, ["--module", "encoder_layer", "--heads", "2", "--type", "q8"],
-                 "multihead_attention only")
+    expect_error("q8 of a decoder layer", no_bias, ["--module", "decoder_layer", "--heads", "2", "--type", "q8"],
+                 "multihead_attention, linear and encoder_layer only")
+    # --type q8 of nn.Linear: the float module kept as m_float, calibrated on inputs of in_features.
+    lin = {"weight": (np.random.default_rng(5).standard_normal((3, 8)).astype(np.float32), "F32"),
+           "bias": (np.zeros(3, np.float32), "F32")}
+    expect_header("q8 of a linear layer", safetensors("lin.safetensors", lin),
+                  ["--module", "linear", "--type", "q8", "--calibration", calib],
+                  "cxmat::linear_module<double, m_dims::in_features, m_dims::out_features> m_float",
+                  "cxmat::batch<double, 4, 5, m_dims::in_features> calibration_inputs",
+                  "cxmat::q8::calibrate(m_weights::calibration_inputs, m_float)", "calibration.module(x8)")
+    expect_error("q8 of a linear layer without calibration inputs", safetensors("lin.safetensors", lin),
+                 ["--module", "linear", "--type", "q8"], "--calibration", "in_features")
+    lin["weight"] = (np.zeros((3, 6), np.float32), "F32")
+    expect_error("q8 linear calibration inputs of another width", safetensors("lin6.safetensors", lin),
+                 ["--module", "linear", "--type", "q8", "--calibration", calib], "'x'", "[4, 5, 8]",
+                 "expected [B, n, 6]")
 
     # numpy .npz
     npz = os.path.join(TMP, "mha.npz")
@@ -274,6 +289,18 @@ def without_torch():
     del stack["layers.1.norm2.bias"]
     expect_error("encoder: a layer's key missing", safetensors("stack_missing.safetensors", stack),
                  ["--module", "encoder", "--heads", "2"], "'layers.1.norm2.bias'", "missing key")
+    # --type q8 of an encoder layer (biases and all): the float layer as m_float, then its int8 module.
+    q8_enc = enc + ["--type", "q8", "--calibration", os.path.join(TMP, "calib.npz")]
+    expect_header("q8 of an encoder layer", safetensors("encoder.safetensors", encoder()), q8_enc,
+                  "cxmat::encoder_layer<double, m_dims::d_model, 2, m_dims::d_ff, cxmat::activation::relu, false> "
+                  "m_float", "cxmat::q8::calibrate(m_weights::calibration_inputs, m_float)",
+                  "calibration.module(x8, masks...)", "#include <cxmat/quantized/encoder_layer.hpp>")
+    expect_error("q8 of an encoder layer without calibration inputs", safetensors("encoder.safetensors", encoder()),
+                 enc + ["--type", "q8"], "--calibration")
+    np.savez(os.path.join(TMP, "calib_enc6.npz"), x=np.zeros((2, 3, 6)))
+    expect_error("q8 encoder calibration inputs of another width", safetensors("encoder.safetensors", encoder()),
+                 enc + ["--type", "q8", "--calibration", os.path.join(TMP, "calib_enc6.npz")], "'x'", "[2, 3, 6]",
+                 "expected [B, n, 8]")
     expect_error("a prefix no key has", safetensors("encoder.safetensors", encoder()),
                  enc + ["--prefix", "layers.0."], "prefix 'layers.0.'")
     expect_error("decoder_layer from an encoder's keys", safetensors("encoder.safetensors", encoder()),

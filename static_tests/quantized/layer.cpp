@@ -19,16 +19,6 @@ namespace q8_static_layer {
 namespace q8 = cxmat::q8;
 using cxmat::matrix;
 
-template <class M>
-constexpr bool equals_flat(const M& m, const std::int8_t* flat) {
-  for (std::size_t i = 0; i < M::rows; ++i) {
-    for (std::size_t j = 0; j < M::cols; ++j) {
-      if (m(i, j) != flat[i * M::cols + j]) return false;
-    }
-  }
-  return true;
-}
-
 namespace ws004 {
 using namespace worksheet_data::ws004;
 constexpr cxmat::batch<double, 1, 5, 6> set{{X}};
@@ -43,7 +33,7 @@ static_assert(q8::multi_head_attention(x8, calibrated().layer) == y8);
 constexpr bool matches_reference(const bool* mask) {
   std::int8_t want[5 * 6]{};
   q8_test::run_reference<5, 6, 3, 2, 2, 0>(cal.layer, x8, mask, want);
-  return equals_flat(mask ? q8::multi_head_attention(x8, cal.layer, cxmat::causal) : y8, want);
+  return q8_test::equals_flat(mask ? q8::multi_head_attention(x8, cal.layer, cxmat::causal) : y8, want);
 }
 constexpr bool causal_mask[25] = {1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1};
 static_assert(matches_reference(nullptr));
@@ -117,7 +107,7 @@ constexpr bool matches_reference() {
   }
   std::int8_t want[8 * 16]{};
   q8_test::run_reference<8, 16, 2, 8, 8, 16>(cal.layer, x8, mask, want);
-  return equals_flat(y8, want);
+  return q8_test::equals_flat(y8, want);
 }
 static_assert(matches_reference());
 static_assert(std::is_same_v<std::remove_cv_t<decltype(y8)>, matrix<std::int8_t, 8, 16>>);

@@ -41,14 +41,7 @@ struct projection_channels<true, QW, VW> {
 };
 /// The same for the output projection (attention_layer).
 template <bool PerChannel, std::size_t W>
-struct output_projection_channels {
-  static constexpr std::nullptr_t get() noexcept { return nullptr; }
-};
-template <std::size_t W>
-struct output_projection_channels<true, W> {
-  requantizer values[W]{};
-  constexpr const requantizer* get() const noexcept { return values; }
-};
+using output_projection_channels = channel_requantizers<PerChannel, W>;
 
 /// The int8 parameters of H attention heads over inputs of width DModel, d_k = DK, d_v = DV, no
 /// output projection. Weights are stored [out, in] like TFLite FULLY_CONNECTED weights (so wq is

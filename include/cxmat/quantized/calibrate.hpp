@@ -52,7 +52,25 @@ enum class calibration_tensor : std::uint8_t {
   value,
   scores,
   context,
-  output
+  output,
+  linear_weight,  // a linear module's weight (calibrate(xs, linear)), or linear1 / linear2's below
+  linear_bias,
+  linear1_weight,
+  linear1_bias,
+  linear2_weight,
+  linear2_bias,
+  norm1_weight,
+  norm1_bias,
+  norm2_weight,
+  norm2_bias,
+  attention_input,   // a computed tensor of an encoder layer: the attention's input (pre-norm: norm1's output),
+  attention_output,  // its output (its inner tensors keep the attention's names: query ... context),
+  residual1,         // x + attention
+  norm1_output,
+  feed_forward_hidden,  // linear1's output, before and after the activation
+  feed_forward_output,  // linear2's output
+  residual2,
+  norm2_output
 };
 
 /// How much of the int8 range a weight tensor uses, to make outliers visible: with symmetric
@@ -72,6 +90,27 @@ struct per_channel_weights_t {
   explicit constexpr per_channel_weights_t() = default;
 };
 inline constexpr per_channel_weights_t per_channel_weights{};
+
+/// The option of calibrate(xs, linear) and calibrate(xs, encoder_layer) for one symmetric scale
+/// per weight tensor (those calibrate per channel by default, as the TFLite converter does).
+struct per_tensor_weights_t {
+  explicit constexpr per_tensor_weights_t() = default;
+};
+inline constexpr per_tensor_weights_t per_tensor_weights{};
+
+/// A calibrated int8 module (q8::linear_module, q8::encoder_layer): `module` is what runs,
+/// `input` quantizes its input and `output` reads its result back. `status` as in calibration:
+/// if not ok, `tensor`, `item`, `row`, `col` name the refused tensor and element, and `module`
+/// is all zeros and must not be used.
+template <class Module>
+struct module_calibration {
+  Module module{};
+  quantization input{}, output{};
+  calibration_status status = calibration_status::ok;
+  calibration_tensor tensor = calibration_tensor::none;
+  std::size_t item = 0, row = 0, col = 0;
+  constexpr bool ok() const noexcept { return status == calibration_status::ok; }
+};
 
 namespace detail {
 template <class Layer>

@@ -29,6 +29,19 @@ struct matmul_params {
   friend constexpr bool operator==(const matmul_params&, const matmul_params&) = default;
 };
 
+/// One requantizer per output channel of a product with per-channel weights (TFLite's per-channel
+/// int8 weights, one scale per output channel), in `values`; `get()` is what the kernels take.
+/// The per-tensor version is empty (no storage), and its `get()` is nullptr.
+template <bool PerChannel, std::size_t W>
+struct channel_requantizers {
+  static constexpr std::nullptr_t get() noexcept { return nullptr; }
+};
+template <std::size_t W>
+struct channel_requantizers<true, W> {
+  requantizer values[W]{};
+  constexpr const requantizer* get() const noexcept { return values; }
+};
+
 /// The largest depth K for which no int32 accumulator can overflow: |(a + offset)| <= 255 for
 /// int8 a and an int8 zero point, so K · 255² < 2^31.
 inline constexpr std::size_t max_matmul_depth = 33025;

@@ -1,0 +1,232 @@
+// Run-time property tests of the int8 linear layer, residual add, layer norm and encoder layer
+// against the independent reference (test_support/tflite_reference.hpp: TFLite's ADD and
+// FULLY_CONNECTED arithmetic, and the integer layer norm's documented formula, with __int128),
+// and of the layer norm against the float layer norm.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <random>
+
+#include <cxmat/quantized.hpp>
+#include <cxmat/transformer.hpp>
+
+#include "test_support/catch.hpp"
+#include "test_support/layer_support.hpp"
+#include "test_support/tflite_reference.hpp"
+
+namespace {
+
+namespace q8 = cxmat::q8;
+using cxmat::matrix;
+
+q8::quantization random_quantization(std::mt19937_64& rng, double log2_lo, double log2_hi) {
+  std::uniform_real_distribution<double> log2(log2_lo, log2_hi);
+  std::uniform_int_distribution<std::int32_t> zp(-128, 127);
+  return {std::exp2(log2(rng)), zp(rng)};
+}
+
+template <class M>
+M random_int8(std::mt19937_64& rng, int lo = -128, int hi = 127) {
+  std::uniform_int_distribution<int> v(lo, hi);
+  M m{};
+  for (std::size_t i = 0; i < M::rows; ++i) {
+    for (std::size_t j = 0; j < M::cols; ++j) m(i, j) = static_cast<std::int8_t>(v(rng));
+  }
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("q8::add equals TFLite's int8 ADD for every pair of inputs", "[q8][add]") {
+  std::mt19937_64 rng(11);
+  double worst = 0;
+  for (int t = 0; t < 40; ++t) {
+    const q8::quantization a = random_quantization(rng, -8, 2), b = random_quantization(rng, -8, 2),
+                           out = random_quantization(rng, -7, 3);
+    const q8::add_params p = q8::make_add_params(a, b, out);
+    REQUIRE(p.input1.shift <= 0);
+    REQUIRE(p.input2.shift <= 0);
+    matrix<std::int8_t, 256, 256> x{}, y{};
+    for (std::size_t i = 0; i < 256; ++i) {
+      for (std::size_t j = 0; j < 256; ++j) {
+        x(i, j) = static_cast<std::int8_t>(static_cast<int>(i) - 128);
+        y(i, j) = static_cast<std::int8_t>(static_cast<int>(j) - 128);
+      }
+    }
+    const auto sum = std::make_unique<matrix<std::int8_t, 256, 256>>(q8::add(x, y, p));
+    for (std::size_t i = 0; i < 256; ++i) {
+      for (std::size_t j = 0; j < 256; ++j) {
+        REQUIRE((*sum)(i, j) == q8_ref::add(x(i, j), y(i, j), q8_test::to_ref(p)));
+        // Inside the output range, within a rounding (and the 2^-20-scale roundings before it)
+        // of the real sum.
+        const double real = a.scale * (x(i, j) - a.zero_point) + b.scale * (y(i, j) - b.zero_point);
+        const double q = real / out.scale + out.zero_point;
+        if (q > -127.5 && q < 126.5) worst = std::max(worst, std::abs((*sum)(i, j) - q));
+      }
+    }
+  }
+  CHECK(worst <= 0.5 + 0x1p-10);
+}
+
+namespace {
+template <std::size_t D>
+void check_layer_norm(std::mt19937_64& rng, int rows, double& worst) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int t = 0; t < rows; ++t) {
+    const q8::quantization in = random_quantization(rng, -9, 1), out = random_quantization(rng, -7, -3);
+    cxmat::layer_norm_module<double, D> f{};
+    for (std::size_t j = 0; j < D; ++j) f.weight(0, j) = 1.0 + 0.5 * u(rng), f.bias(0, j) = 0.3 * u(rng);
+    f.eps = t % 3 == 0 ? 1e-5 : (t % 3 == 1 ? 1e-12 : 0.1);
+    const q8::layer_norm_module<D> l = q8::quantize_layer_norm(f, in, out);
+    // Rows: uniform, narrow (a few values), constant, and one outlier.
+    const int kind = t % 4;
+    matrix<std::int8_t, 1, D> x =
+        kind == 0 ? random_int8<matrix<std::int8_t, 1, D>>(rng) : random_int8<matrix<std::int8_t, 1, D>>(rng, -2, 2);
+    if (kind == 2) {
+      for (std::size_t j = 0; j < D; ++j) x(0, j) = x(0, 0);
+    }
+    if (kind == 3) x(0, D / 2) = 127;
+    const auto y = l(x);
+    std::int8_t want[D]{};
+    q8_test::run_layer_norm_reference(l, x.elems[0], 1, want);
+    for (std::size_t j = 0; j < D; ++j) REQUIRE(y(0, j) == want[j]);
+    // Against the float layer norm of the dequantized row (the integer arithmetic's own error).
+    const auto yf = cxmat::layer_norm(q8::dequantize(x, in), f.weight, f.bias, f.eps);
+    for (std::size_t j = 0; j < D; ++j) {
+      const double q = yf(0, j) / out.scale + out.zero_point;
+      if (q > -127.5 && q < 126.5) worst = std::max(worst, std::abs(y(0, j) - q));
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("the integer layer norm equals its documented formula and the float layer norm within 0.51 LSB",
+          "[q8][layer_norm]") {
+  std::mt19937_64 rng(12);
+  double worst = 0;
+  check_layer_norm<7>(rng, 4000, worst);
+  check_layer_norm<64>(rng, 2000, worst);
+  check_layer_norm<512>(rng, 200, worst);
+  CHECK(worst <= 0.51);
+}
+
+TEST_CASE("q8::linear_module equals TFLite's FULLY_CONNECTED, per channel and per tensor, with fused ReLU",
+          "[q8][linear]") {
+  std::mt19937_64 rng(13);
+  q8_test::lcg g{13};
+  for (int t = 0; t < 40; ++t) {
+    cxmat::linear_module<double, 24, 40> f{q8_test::random_matrix<matrix<double, 24, 40>>(g, 0.3),
+                                           q8_test::random_matrix<matrix<double, 1, 40>>(g, 0.5)};
+    // One output channel much larger than the rest: per-channel scales keep the others.
+    for (std::size_t i = 0; i < 24; ++i) f.weight(i, 3) *= 20.0;
+    const q8::quantization in = random_quantization(rng, -7, -2), out = random_quantization(rng, -5, 0);
+    const auto x = random_int8<matrix<std::int8_t, 6, 24>>(rng);
+    const auto run = [&](const auto& l) {
+      std::int8_t want[6 * 40]{};
+      q8_test::run_linear_reference(l, x.elems[0], 6, want);
+      const auto y = l(x);
+      for (std::size_t i = 0; i < 6; ++i) {
+        for (std::size_t j = 0; j < 40; ++j) REQUIRE(y(i, j) == want[i * 40 + j]);
+      }
+      return y;
+    };
+    const auto pc = run(q8::quantize_linear(f, in, out, t % 2 == 0));
+    run(q8::quantize_linear<false>(f, in, out, t % 2 == 0));
+    if (t % 2 == 0) {
+      for (std::size_t i = 0; i < 6; ++i) {
+        for (std::size_t j = 0; j < 40; ++j) REQUIRE(pc(i, j) >= std::max(-128, out.zero_point));
+      }
+    }
+  }
+}
+
+namespace {
+// A seeded encoder layer calibrated at run time on 12 inputs and run on 12 held-out ones, each
+// output equal to the reference composition.
+template <class Float, bool PerTensor>
+void check_encoder(std::uint64_t seed) {
+  constexpr std::size_t n = 10, d = Float::d_model.size;
+  const Float f = q8_test::random_encoder_layer<Float>(seed);
+  const auto xs = std::make_unique<cxmat::batch<double, 24, n, d>>(q8_test::random_inputs<double, 24, n, d>(seed, 1.5));
+  const auto set = std::make_unique<cxmat::batch<double, 12, n, d>>();
+  for (std::size_t b = 0; b < 12; ++b) set->items[b] = xs->items[b];
+  const auto cal = [&] {
+    if constexpr (PerTensor) {
+      return q8::calibrate(*set, f, q8::per_tensor_weights);
+    } else {
+      return q8::calibrate(*set, f);
+    }
+  }();
+  REQUIRE(cal.ok());
+  for (std::size_t b = 12; b < 24; ++b) {
+    const auto x = q8::quantize(xs->items[b], cal.input);
+    std::int8_t want[n * d]{};
+    q8_test::run_encoder_reference<n>(cal.module, x, nullptr, want);
+    const auto y = cal.module(x);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = 0; j < d; ++j) REQUIRE(y(i, j) == want[i * d + j]);
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("the int8 encoder layer equals the reference composition, post-norm and pre-norm", "[q8][encoder]") {
+  using cxmat::activation;
+  check_encoder<cxmat::encoder_layer<double, 32, 4, 64>, false>(1);
+  check_encoder<cxmat::encoder_layer<double, 32, 4, 64, activation::relu, true>, false>(2);
+  check_encoder<cxmat::encoder_layer<double, 32, 4, 64, activation::gelu>, true>(3);
+  check_encoder<cxmat::encoder_layer<float, 32, 4, 64, activation::gelu_tanh, true>, false>(4);
+}
+
+TEST_CASE("the causal int8 encoder layer equals the reference", "[q8][encoder]") {
+  using Float = cxmat::encoder_layer<double, 16, 2, 32>;
+  const Float f = q8_test::random_encoder_layer<Float>(5);
+  const auto xs = q8_test::random_inputs<double, 6, 8, 16>(5, 1.5);
+  const auto cal = q8::calibrate(xs, f, cxmat::causal);
+  REQUIRE(cal.ok());
+  bool mask[64]{};
+  for (std::size_t i = 0; i < 8; ++i) {
+    for (std::size_t j = 0; j <= i; ++j) mask[i * 8 + j] = true;
+  }
+  for (std::size_t b = 0; b < 6; ++b) {
+    const auto x = q8::quantize(xs[b], cal.input);
+    std::int8_t want[8 * 16]{};
+    q8_test::run_encoder_reference<8>(cal.module, x, mask, want);
+    const auto y = cal.module(x, cxmat::causal);
+    for (std::size_t i = 0; i < 8; ++i) {
+      for (std::size_t j = 0; j < 16; ++j) REQUIRE(y(i, j) == want[i * 16 + j]);
+    }
+  }
+}
+
+TEST_CASE("calibrating a linear or encoder layer refuses NaN and infinity", "[q8][refuse]") {
+  using Float = cxmat::encoder_layer<double, 16, 2, 32>;
+  auto xs = q8_test::random_inputs<double, 2, 4, 16>(6, 1.0);
+  Float f = q8_test::random_encoder_layer<Float>(6);
+  f.linear2.weight(5, 3) = std::numeric_limits<double>::quiet_NaN();
+  auto cal = q8::calibrate(xs, f);
+  CHECK(cal.status == q8::calibration_status::non_finite_weight);
+  CHECK((cal.tensor == q8::calibration_tensor::linear2_weight && cal.row == 5 && cal.col == 3));
+  f = q8_test::random_encoder_layer<Float>(6);
+  f.self_attn.w_k(1, 2) = std::numeric_limits<double>::infinity();
+  cal = q8::calibrate(xs, f);
+  CHECK((cal.status == q8::calibration_status::non_finite_weight && cal.tensor == q8::calibration_tensor::wk));
+  f = q8_test::random_encoder_layer<Float>(6);
+  xs(1, 2, 3) = -std::numeric_limits<double>::infinity();
+  cal = q8::calibrate(xs, f);
+  CHECK((cal.status == q8::calibration_status::non_finite_input && cal.item == 1 && cal.row == 2 && cal.col == 3));
+  CHECK(cal.module.linear1.weight == matrix<std::int8_t, 32, 16>{});
+  // Finite weights whose products leave double's range: the computed tensor is named.
+  f = q8_test::random_encoder_layer<Float>(6);
+  xs = q8_test::random_inputs<double, 2, 4, 16>(6, 1.0);
+  for (std::size_t i = 0; i < 16; ++i) f.linear1.weight(i, 7) = 1e308;
+  cal = q8::calibrate(xs, f);
+  CHECK((cal.status == q8::calibration_status::non_finite_range &&
+         cal.tensor == q8::calibration_tensor::feed_forward_hidden));
+  cxmat::linear_module<double, 16, 4> lin{};
+  lin.bias(0, 2) = std::numeric_limits<double>::quiet_NaN();
+  const auto lc = q8::calibrate(q8_test::random_inputs<double, 2, 4, 16>(7, 1.0), lin);
+  CHECK((lc.status == q8::calibration_status::non_finite_weight && lc.tensor == q8::calibration_tensor::linear_bias));
+}
