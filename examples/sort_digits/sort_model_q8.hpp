@@ -171,10 +171,10 @@ constexpr model assemble(const layer_calibration& l0, const layer_calibration& l
 }
 
 /// How many sequences the compiler calibrates on: 4, within both compilers' default constexpr
-/// limits in every step (8 exceeds Clang's step limit, 16 g++'s operation limit). Each sequence costs about half a
-/// second of compile time and 70 MB of g++'s memory; on the 10,000 held-out sequences the model sorts 99.95 %
-/// calibrated on 4, 99.97 % on 8, 99.98 % on 16 and 32, 99.99 % on 64 (see examples/sort_digits/README.md).
-/// -DCXMAT_SORT_Q8_SEQUENCES=N calibrates on another number.
+/// limits in every step (8 exceeds Clang's step limit, 16 g++'s operation limit). Each sequence
+/// costs about 0.6 s of g++ and 65 MB of its memory; on the 10,000 held-out sequences the model
+/// sorts 99.95 % calibrated on 4, 99.99 % on 64 (examples/sort_digits/README.md, measured by
+/// calibration_sizes.py). -DCXMAT_SORT_Q8_SEQUENCES=N calibrates on another number.
 #if !defined(CXMAT_SORT_Q8_SEQUENCES)
 #define CXMAT_SORT_Q8_SEQUENCES 4
 #endif
