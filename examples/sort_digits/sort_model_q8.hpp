@@ -34,7 +34,8 @@ inline constexpr std::size_t length = sort_model::length;
 using tokens = cxmat::matrix<int, 1, length>;
 template <std::size_t B>
 using batch = cxmat::batch<double, B, length, sort::d_model>;
-using int8_layer = q8::encoder_layer<sort::d_model.size, 4, sort::d_ff.size>;
+using float_layer = std::remove_cvref_t<decltype(sort_encoder.layers[0])>;
+using int8_layer = q8::encoder_layer<sort::d_model.size, float_layer::heads, sort::d_ff.size>;
 
 /// The int8 model: everything it runs, nothing else (no quantization of its own input).
 struct model {
@@ -69,10 +70,11 @@ struct lcg {
 };
 inline constexpr std::uint64_t calibration_seed = 20261126;
 
-/// The calibration runs the float model in double (the float weights converted exactly): double
-/// arithmetic fuses no multiply-add on x86-64 (without -mfma) nor on a Cortex-M4F (no double
-/// FPU), so the host's compiler and the firmware's calibrate the same model, bit for bit, which
-/// float arithmetic would not (GCC fuses float multiply-adds on the Cortex-M4F: cxmat/math/fp.hpp).
+/// The calibration runs the float model in double (the float weights converted exactly): cxmat
+/// fuses no double multiply-add on x86-64 (without -mfma) nor on a Cortex-M4F (no double FPU),
+/// while GCC fuses float ones on the Cortex-M4F and not on x86-64 (cxmat/math/fp.hpp), so in
+/// double the host's compiler and the firmware's round alike and calibrate the same model (the
+/// firmware test compares the two models' logits, byte for byte).
 template <class M>
 constexpr cxmat::matrix<double, M::row_extent, M::col_extent> in_double(const M& m) noexcept {
   cxmat::matrix<double, M::row_extent, M::col_extent> d{};
@@ -81,8 +83,7 @@ constexpr cxmat::matrix<double, M::row_extent, M::col_extent> in_double(const M&
   }
   return d;
 }
-using float_layer = std::remove_cvref_t<decltype(sort_encoder.layers[0])>;
-using double_layer = cxmat::encoder_layer<double, sort::d_model, 4, sort::d_ff>;
+using double_layer = cxmat::encoder_layer<double, sort::d_model, float_layer::heads, sort::d_ff>;
 constexpr double_layer in_double(const float_layer& f) noexcept {
   double_layer d{};
   d.self_attn = {in_double(f.self_attn.w_q), in_double(f.self_attn.w_k), in_double(f.self_attn.w_v),
@@ -179,6 +180,7 @@ constexpr model assemble(const layer_calibration& l0, const layer_calibration& l
 #define CXMAT_SORT_Q8_SEQUENCES 4
 #endif
 inline constexpr std::size_t compile_time_sequences = CXMAT_SORT_Q8_SEQUENCES;
+
 /// The compiler's calibration, one constant expression per step (each within the compilers'
 /// default limits).
 namespace compile_time {
