@@ -17,7 +17,8 @@
 //
 // The digit sorter (layers_sort.hpp) prints each of its sequences with the digits the model
 // predicted: they must be the sequences of the list, each sorted as the host's run of the same
-// model sorts it, and each the true sorted sequence (its digits in ascending order).
+// model sorts it, and each the true sorted sequence (its digits in ascending order). The int8
+// sorter (layers_sort_q8.hpp) prints its int8 logits too: each byte must be the host's.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -36,6 +37,7 @@
 #include "layers_q8.hpp"
 #if CXMAT_EMBEDDED_SORT_DIGITS
 #include "layers_sort.hpp"
+#include "layers_sort_q8.hpp"
 #endif
 
 namespace {
@@ -204,6 +206,7 @@ struct firmware_output {
   std::size_t rows = 0, cols = 0;
   std::vector<std::vector<std::uint32_t>> values;           // as printed: a float's bits, an int8's byte
   std::vector<std::pair<std::string, std::string>> sorted;  // a sequence model's input and result
+  std::vector<std::vector<std::uint32_t>> logits;           // an int8 sequence model's logits, row by row
   std::uint64_t ticks = 0, empty = 0, n_short = 0, t_short = 0, n_long = 0, t_long = 0, stack = 0;
   bool has_ticks = false, has_calibration = false, has_stack = false, ended = false, timer_wrapped = false;
 };
@@ -225,6 +228,11 @@ bool parse(std::istream& in, firmware_output& out, std::string& error) {
       std::string sequence, result;
       line >> sequence >> result;
       out.sorted.emplace_back(sequence, result);
+    } else if (key == "logits") {
+      std::vector<std::uint32_t> row;
+      std::string word;
+      while (line >> word) row.push_back(static_cast<std::uint32_t>(std::stoul(word, nullptr, 16)));
+      out.logits.push_back(row);
     } else if (key == "ticks") {
       std::string empty_word;
       out.has_ticks = static_cast<bool>(line >> out.ticks >> empty_word >> out.empty);
@@ -374,18 +382,44 @@ int check_q8(const firmware_output& fw) {
 }
 
 #if CXMAT_EMBEDDED_SORT_DIGITS
+// An int8 sequence model's logits: for each sequence, its rows in order, each byte the host's.
+template <class Layer>
+int check_logits(const firmware_output& fw, std::size_t k, const typename Layer::input& x) {
+  using logits = typename Layer::logits_type;
+  const logits host = Layer::logits(x);
+  int differ = 0;
+  for (std::size_t i = 0; i < logits::rows; ++i) {
+    const std::size_t row = k * logits::rows + i;
+    if (row >= fw.logits.size() || fw.logits[row].size() != logits::cols) {
+      std::printf("FAIL %s: sequence %zu: logits row %zu missing or not %zu values\n", Layer::name, k, i, logits::cols);
+      return 1;
+    }
+    for (std::size_t j = 0; j < logits::cols; ++j) {
+      if (fw.logits[row][j] != static_cast<std::uint8_t>(host(i, j))) {
+        std::printf("FAIL %s: sequence %zu, logit (%zu, %zu): firmware %d, host %d\n", Layer::name, k, i, j,
+                    static_cast<int>(static_cast<std::int8_t>(fw.logits[row][j] & 0xFFu)),
+                    static_cast<int>(host(i, j)));
+        ++differ;
+      }
+    }
+  }
+  return differ;
+}
+
 // A sequence model's results: every sequence of the list, in order, with the host's result, which
-// must also be the sequence's digits in ascending order (std::sort: independent of the model).
+// must also be the sequence's digits in ascending order (std::sort: independent of the model);
+// for an int8 model, its logits the host's too.
 template <class Layer>
 int check_sequences(const firmware_output& fw) {
   constexpr std::size_t length = Layer::output::cols;
+  constexpr bool has_logits = requires(const typename Layer::input& x) { Layer::logits(x); };
   if (fw.rows != Layer::sequences || fw.cols != length || fw.sorted.size() != Layer::sequences) {
     std::printf("FAIL %s: expected %zu sequences of %zu digits, the firmware printed %zu for %zu x %zu\n", Layer::name,
                 Layer::sequences, length, fw.sorted.size(), fw.rows, fw.cols);
     return 1;
   }
   volatile int opaque = 0;  // the host computes at run time too, not the compiler
-  int failures = 0;
+  int failures = 0, logits_differ = 0;
   for (std::size_t k = 0; k < Layer::sequences; ++k) {
     typename Layer::input x = Layer::make_input(k);
     x(0, 0) += opaque;
@@ -398,11 +432,24 @@ int check_sequences(const firmware_output& fw) {
     std::string ascending = in;
     std::sort(ascending.begin(), ascending.end());
     const auto& [fw_in, fw_out] = fw.sorted[k];
-    const bool ok = fw_in == in && fw_out == by_host && fw_out == ascending;
+    int differ = 0;
+    if constexpr (has_logits) differ = check_logits<Layer>(fw, k, x);
+    logits_differ += differ;
+    const bool ok = fw_in == in && fw_out == by_host && fw_out == ascending && differ == 0;
     std::printf("%s %s -> firmware %s, host %s, sorted %s\n", ok ? "ok" : "FAIL", fw_in.c_str(), fw_out.c_str(),
                 by_host.c_str(), ascending.c_str());
     if (fw_in != in) std::printf("FAIL %s: sequence %zu should be %s\n", Layer::name, k, in.c_str());
     failures += ok ? 0 : 1;
+  }
+  if constexpr (has_logits) {
+    using logits = typename Layer::logits_type;
+    if (fw.logits.size() != Layer::sequences * logits::rows) {
+      std::printf("FAIL %s: %zu rows of logits, expected %zu\n", Layer::name, fw.logits.size(),
+                  Layer::sequences * logits::rows);
+      ++failures;
+    }
+    std::printf("%s %s: %d of %zu int8 logits differ from the host's\n", logits_differ == 0 ? "ok" : "FAIL",
+                Layer::name, logits_differ, Layer::sequences * logits::rows * logits::cols);
   }
   std::printf("%s %s: %zu of %zu sequences as the host sorts them, and sorted\n", failures == 0 ? "ok" : "FAIL",
               Layer::name, Layer::sequences - static_cast<std::size_t>(failures), Layer::sequences);
@@ -443,6 +490,7 @@ int main(int argc, char** argv) {
   if (wanted == layers::q8_worksheet_004::name) return check_q8<layers::q8_worksheet_004>(fw);
 #if CXMAT_EMBEDDED_SORT_DIGITS
   if (wanted == layers::sort_digits::name) return check_sequences<layers::sort_digits>(fw);
+  if (wanted == layers::sort_digits_q8::name) return check_sequences<layers::sort_digits_q8>(fw);
 #endif
   std::printf("FAIL: unknown layer '%s'\n", wanted.c_str());
   return 1;

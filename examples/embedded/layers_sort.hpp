@@ -6,10 +6,10 @@
 //
 // A sequence model, unlike the layers of layers.hpp, has several inputs: the harness runs it on
 // each of `sequences` inputs (make_input(k)) and prints each sequence with the model's result.
-// An int8 version is another struct of the same form (sort_sequences, another run and output
-// type) with its own step in firmware/main.cpp that sets CXMAT_SEQUENCE_MODEL, and its own line
-// in firmware_check.cpp's dispatch to check_sequences; the firmware check's sort_* symbol rule
-// then shows that the float weights are not in its image.
+// The int8 version (layers_sort_q8.hpp) is another struct of the same form, on the same
+// sequences, with its own step in firmware/main.cpp that sets CXMAT_SEQUENCE_MODEL and its own
+// line in firmware_check.cpp's dispatch to check_sequences; the firmware check's sort_* symbol
+// rule shows that the float weights are not in its image.
 #pragma once
 
 #include <cstddef>

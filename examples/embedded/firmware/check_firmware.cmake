@@ -3,7 +3,9 @@
 #  - each constexpr object named in RODATA is in .rodata, and no other model:: or layers:: object, nor
 #    any of the digit sorter's imported ones (sort_*), is in the image (where the context's keys and
 #    values are folded, the context and W_k, W_v are gone);
-#  - .data is empty: no weight is copied from flash to RAM at start-up.
+#  - .data is empty: no weight is copied from flash to RAM at start-up;
+#  - with INTEGER_ONLY (an int8 program), no floating-point arithmetic: no floating-point
+#    instruction in the disassembly (OBJDUMP) and no soft-float helper of libgcc linked in.
 cmake_minimum_required(VERSION 3.25)
 
 execute_process(COMMAND ${CMAKE_COMMAND} -DNM=${NM} -DOBJECTS=${ELF} -DEXPECT=clean -P ${CHECK_SYMBOLS}
@@ -21,8 +23,9 @@ string(REPLACE "\n" ";" lines "${table}")
 set(model_symbols "")
 foreach(line IN LISTS lines)
   # The model's namespaces; the importer's headers (scripts/cxmat_import.py) put the sorter's
-  # weights in sort_<part>_weights:: and its modules (which hold weights too) at namespace scope.
-  if(line MATCHES "^((model|layers)::[^ |]*|sort_[a-z_]+(::[^ |]*)?) *\\|[^|]*\\|[^|]*\\| *OBJECT\\|([0-9a-f]+)\\|[^|]*\\|(.*)$")
+  # weights in sort_<part>_weights:: and its modules (which hold weights too) at namespace scope,
+  # and its int8 version is in sort_model_q8::.
+  if(line MATCHES "^((model|layers)::[^ |]*|sort_[a-z0-9_]+(::[^ |]*)?) *\\|[^|]*\\|[^|]*\\| *OBJECT\\|([0-9a-f]+)\\|[^|]*\\|(.*)$")
     list(APPEND model_symbols "${CMAKE_MATCH_1}")
     string(STRIP "${CMAKE_MATCH_5}" section_${CMAKE_MATCH_1})
     math(EXPR size_${CMAKE_MATCH_1} "0x${CMAKE_MATCH_4}")
@@ -43,6 +46,29 @@ foreach(object IN LISTS model_symbols)
     message(FATAL_ERROR "${PROGRAM}: unexpected model data ${object} in the image (folded away?)")
   endif()
 endforeach()
+
+if(INTEGER_ONLY)
+  # Floating point on a Cortex-M is either the FPU's instructions (every one a v... mnemonic:
+  # vadd.f32, vcvt, vmov, vldr, vpush ...) or, without an FPU, calls to libgcc's helpers
+  # (__aeabi_fadd, __aeabi_d2f, __addsf3 ...), which a static link brings in by name.
+  execute_process(COMMAND ${OBJDUMP} -d ${ELF} OUTPUT_VARIABLE disassembly RESULT_VARIABLE objdump_result)
+  if(NOT objdump_result EQUAL 0)
+    message(FATAL_ERROR "objdump failed on ${ELF}")
+  endif()
+  string(REGEX MATCH "\n *[0-9a-f]+:\t[0-9a-f ]+\tv[a-z0-9]+[^\n]*" fpu_instruction "${disassembly}")
+  if(fpu_instruction)
+    string(STRIP "${fpu_instruction}" fpu_instruction)
+    message(FATAL_ERROR "${PROGRAM}: a floating-point instruction in an integer-only program: ${fpu_instruction}")
+  endif()
+  set(soft_float "__aeabi_[fd](add|sub|rsub|mul|div|neg|cmp[a-z]*|2[a-z0-9]+)|__aeabi_u?[il]2[fd]")
+  string(APPEND soft_float "|__(add|sub|mul|div|neg)[sd]f3|__fix(uns)?[sd]f[sd]i|__float(un)?[sd]i[sd]f")
+  string(APPEND soft_float "|__extendsfdf2|__truncdfsf2|__(eq|ne|lt|le|gt|ge|unord|cmp)[sd]f2")
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^(${soft_float}) *\\|")
+      message(FATAL_ERROR "${PROGRAM}: a soft-float helper in an integer-only program: ${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+endif()
 
 execute_process(COMMAND ${SIZE} -A ${ELF} OUTPUT_VARIABLE sections)
 set(text 0)

@@ -7,7 +7,8 @@
 // fills the input buffer, runs the layer between two timer reads with the stack painted, prints
 // the result (the bits of each float, in hex) and the measurements through semihosting, and
 // ends the emulation. A sequence model (the digit sorter, layers_sort.hpp) runs on each of its
-// sequences and prints each with its result as digits; the first call is measured.
+// sequences and prints each with its result as digits; the first call is measured. An int8
+// sequence model (layers_sort_q8.hpp) prints its int8 logits too, after the measured calls.
 // CXMAT_FIRMWARE_FAULT builds the negative controls of that test: a wrong result, a hang, a
 // crash, or no output at all.
 #include <cstddef>
@@ -22,6 +23,9 @@
 #if CXMAT_EMBEDDED_STEP == 9
 #include "layers_sort.hpp"
 #endif
+#if CXMAT_EMBEDDED_STEP == 10
+#include "layers_sort_q8.hpp"
+#endif
 
 #define CXMAT_STEP_BASELINE 0
 #define CXMAT_STEP_SELF 1
@@ -32,7 +36,8 @@
 #define CXMAT_STEP_Q8_WORKSHEET_004 6
 #define CXMAT_STEP_EXTERNAL 7  // layers::external from the header CXMAT_EXTERNAL_LAYER (benchmarks)
 #define CXMAT_STEP_ENCODER_LAYER 8
-#define CXMAT_STEP_SORT_DIGITS 9  // a whole trained model: sequences in, sequences out (layers_sort.hpp)
+#define CXMAT_STEP_SORT_DIGITS 9      // a whole trained model: sequences in, sequences out (layers_sort.hpp)
+#define CXMAT_STEP_SORT_DIGITS_Q8 10  // the same model in int8, calibrated by the compiler (layers_sort_q8.hpp)
 #if !defined(CXMAT_EMBEDDED_STEP)
 #define CXMAT_EMBEDDED_STEP CXMAT_STEP_SELF
 #endif
@@ -58,6 +63,9 @@ using layer = layers::external;
 using layer = layers::encoder_layer;
 #elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_SORT_DIGITS
 using layer = layers::sort_digits;
+#define CXMAT_SEQUENCE_MODEL 1
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_SORT_DIGITS_Q8
+using layer = layers::sort_digits_q8;
 #define CXMAT_SEQUENCE_MODEL 1
 #else
 #error "unknown CXMAT_EMBEDDED_STEP"
@@ -116,7 +124,9 @@ int main() {
 #if !defined(CXMAT_FIRMWARE_FAULT)
 #define CXMAT_FIRMWARE_FAULT 0
 #endif
-#define CXMAT_FAULT_WRONG 1   // one output value off by one part in 10^4 (float), by 1 (int8), or one digit more
+#define CXMAT_FAULT_WRONG \
+  1                           // one output value off by one part in 10^4 (float), by 1 (int8), one digit more,
+                              // or one int8 logit off by 1 (the digits left as they are)
 #define CXMAT_FAULT_HANG 2    // never returns
 #define CXMAT_FAULT_CRASH 3   // executes an undefined instruction: HardFault
 #define CXMAT_FAULT_SILENT 4  // exits successfully without printing
@@ -154,17 +164,35 @@ void stop_if_faulty() noexcept {
 
 // A sequence model runs on each of its sequences in turn, each as a frame in the input buffer;
 // the harness keeps every sequence with the model's result and prints them as digits, one line
-// each, after the last. The measured call is the first sequence's.
+// each, after the last. The measured call is the first sequence's. A model with int8 logits
+// (layer::logits) prints them after each sequence's line, one line per position, in hex.
 namespace {
 
-struct sequence_result {
-  input in;
-  output out;
+template <class L>
+concept has_logits = requires(const typename L::input& x) {
+  L::logits(x);
 };
 
-template <std::size_t k>
-void run_sequence(harness::measurement& m, sequence_result& result) noexcept {
-  constexpr input x = layer::make_input(k);
+struct no_logits {};
+template <class L>
+struct logits_of {
+  using type = no_logits;
+};
+template <has_logits L>
+struct logits_of<L> {
+  using type = typename L::logits_type;
+};
+
+template <class L>
+struct sequence_result {
+  typename L::input in;
+  typename L::output out;
+  [[no_unique_address]] typename logits_of<L>::type logits;
+};
+
+template <class L, std::size_t k>
+void run_sequence(harness::measurement& m, sequence_result<L>& result) noexcept {
+  constexpr typename L::input x = L::make_input(k);
   for (std::size_t j = 0; j < input::cols; ++j) sensor_frame[0][j] = x(0, j);
   if constexpr (k == 0) {
     m = harness::measure(run_step);
@@ -175,33 +203,55 @@ void run_sequence(harness::measurement& m, sequence_result& result) noexcept {
   for (std::size_t j = 0; j < output::cols; ++j) result.out(0, j) = attention_out[0][j];
 }
 
-}  // namespace
-
-int main() {
+template <class L>
+[[noreturn]] void run_sequences() noexcept {
   static_assert(input::rows == 1 && output::rows == 1, "a sequence model's frame is one row");
   harness::measurement m{};
-  sequence_result results[layer::sequences]{};
-  [&]<std::size_t... k>(std::index_sequence<k...>) { (run_sequence<k>(m, results[k]), ...); }
-  (std::make_index_sequence<layer::sequences>{});
+  sequence_result<L> results[L::sequences]{};
+  [&]<std::size_t... k>(std::index_sequence<k...>) { (run_sequence<L, k>(m, results[k]), ...); }
+  (std::make_index_sequence<L::sequences>{});
+  if constexpr (has_logits<L>) {
+    for (sequence_result<L>& r : results) r.logits = L::logits(r.in);
+  }
 #if CXMAT_FIRMWARE_FAULT == CXMAT_FAULT_WRONG
-  output& last = results[layer::sequences - 1].out;
-  last(0, output::cols / 2) = wrong(last(0, output::cols / 2));
+  if constexpr (has_logits<L>) {
+    auto& logit = results[L::sequences - 1].logits(0, 0);
+    logit = wrong(logit);
+  } else {
+    output& last = results[L::sequences - 1].out;
+    last(0, output::cols / 2) = wrong(last(0, output::cols / 2));
+  }
 #endif
   stop_if_faulty();
 
   harness::line out;
-  out.text("layer ").text(layer::name).text(" ").dec(layer::sequences).text(" ").dec(output::cols).emit();
-  for (const sequence_result& r : results) {
+  out.text("layer ").text(L::name).text(" ").dec(L::sequences).text(" ").dec(output::cols).emit();
+  for (const sequence_result<L>& r : results) {
     out.text("sorted ");
     for (std::size_t j = 0; j < input::cols; ++j) out.dec(static_cast<std::uint32_t>(r.in(0, j)));
     out.text(" ");
     for (std::size_t j = 0; j < output::cols; ++j) out.dec(static_cast<std::uint32_t>(r.out(0, j)));
     out.emit();
+    if constexpr (has_logits<L>) {
+      using logits = typename L::logits_type;
+      for (std::size_t i = 0; i < logits::rows; ++i) {
+        out.text("logits");
+        for (std::size_t j = 0; j < logits::cols; ++j) {
+          out.text(" ");
+          print_value(out, r.logits(i, j));
+        }
+        out.emit();
+      }
+    }
   }
   harness::report(m);
   out.text("end").emit();
   harness::exit(true);
 }
+
+}  // namespace
+
+int main() { run_sequences<layer>(); }
 
 #else
 
