@@ -321,39 +321,51 @@ constexpr bool allows(per_channel_weights_t /*o*/, std::size_t /*i*/, std::size_
 
 // The float layer on one input, reporting every intermediate to the ranges (masked scores are
 // left out: the int8 layer never quantizes them): queries from x (N rows), keys and values from
-// kv (S rows; x itself for self-attention).
-template <std::size_t H, std::size_t N, std::size_t S, std::size_t DM, std::size_t QW, std::size_t VW, class X,
-          class KV, class WQ, class WK, class WV, class B, class... O>
+// kv (S rows; x itself for self-attention, Cross false). The projections in i-t-j order on the
+// raw arrays: one statement per multiply-add, the cheapest for the constant evaluator, and each
+// element still sums over t in increasing order, as matmul does; the biases after the products,
+// as the float API adds them (X·W + b; none when none is given). Self-attention projects all
+// three in one pass over x (a separate pass for K and V costs g++'s evaluator enough operations
+// to push the largest layers of constexpr_reach.py over its limit), cross-attention Q over x and
+// K, V over the memory.
+template <std::size_t H, std::size_t N, std::size_t S, std::size_t DM, std::size_t QW, std::size_t VW, bool Cross,
+          class X, class KV, class WQ, class WK, class WV, class B, class... O>
 constexpr void observe(const X& x, const KV& kv, const WQ& wq, const WK& wk, const WV& wv, const B& bias, range* r,
                        double* ctx, const O&... opts) noexcept {
   constexpr std::size_t dk = QW / H, dv = VW / H;
   double q[N][QW]{}, k[S][QW]{}, v[S][VW]{};
-  // i-t-j order on the raw arrays: one statement per multiply-add, the cheapest for the constant
-  // evaluator, and each element still sums over t in increasing order, as matmul does.
-  for (std::size_t i = 0; i < N; ++i) {
-    for (std::size_t t = 0; t < DM; ++t) {
-      const double xit = x.elems[i][t];
-      for (std::size_t j = 0; j < QW; ++j) q[i][j] += xit * wq.elems[t][j];
+  if constexpr (Cross) {
+    for (std::size_t i = 0; i < N; ++i) {
+      for (std::size_t t = 0; t < DM; ++t) {
+        const double xit = x.elems[i][t];
+        for (std::size_t j = 0; j < QW; ++j) q[i][j] += xit * wq.elems[t][j];
+      }
+      for (std::size_t j = 0; j < QW; ++j) r[0].add(q[i][j] += B::any ? bias.q[j] : 0.0);
     }
-    // The biases after the products, as the float API adds them (X·W + b; none when none is given).
-    if constexpr (B::any) {
-      for (std::size_t j = 0; j < QW; ++j) r[0].add(q[i][j] += bias.q[j]);
-    } else {
-      for (std::size_t j = 0; j < QW; ++j) r[0].add(q[i][j]);
+    for (std::size_t i = 0; i < S; ++i) {
+      for (std::size_t t = 0; t < DM; ++t) {
+        const double mit = kv.elems[i][t];
+        for (std::size_t j = 0; j < QW; ++j) k[i][j] += mit * wk.elems[t][j];
+        for (std::size_t j = 0; j < VW; ++j) v[i][j] += mit * wv.elems[t][j];
+      }
+      for (std::size_t j = 0; j < QW; ++j) r[1].add(k[i][j] += B::any ? bias.k[j] : 0.0);
+      for (std::size_t j = 0; j < VW; ++j) r[2].add(v[i][j] += B::any ? bias.v[j] : 0.0);
     }
-  }
-  for (std::size_t i = 0; i < S; ++i) {
-    for (std::size_t t = 0; t < DM; ++t) {
-      const double xit = kv.elems[i][t];
-      for (std::size_t j = 0; j < QW; ++j) k[i][j] += xit * wk.elems[t][j];
-      for (std::size_t j = 0; j < VW; ++j) v[i][j] += xit * wv.elems[t][j];
-    }
-    if constexpr (B::any) {
-      for (std::size_t j = 0; j < QW; ++j) r[1].add(k[i][j] += bias.k[j]);
-      for (std::size_t j = 0; j < VW; ++j) r[2].add(v[i][j] += bias.v[j]);
-    } else {
-      for (std::size_t j = 0; j < QW; ++j) r[1].add(k[i][j]);
-      for (std::size_t j = 0; j < VW; ++j) r[2].add(v[i][j]);
+  } else {
+    for (std::size_t i = 0; i < N; ++i) {
+      for (std::size_t t = 0; t < DM; ++t) {
+        const double xit = x.elems[i][t];
+        for (std::size_t j = 0; j < QW; ++j) q[i][j] += xit * wq.elems[t][j];
+        for (std::size_t j = 0; j < QW; ++j) k[i][j] += xit * wk.elems[t][j];
+        for (std::size_t j = 0; j < VW; ++j) v[i][j] += xit * wv.elems[t][j];
+      }
+      if constexpr (B::any) {
+        for (std::size_t j = 0; j < QW; ++j) r[0].add(q[i][j] += bias.q[j]), r[1].add(k[i][j] += bias.k[j]);
+        for (std::size_t j = 0; j < VW; ++j) r[2].add(v[i][j] += bias.v[j]);
+      } else {
+        for (std::size_t j = 0; j < QW; ++j) r[0].add(q[i][j]), r[1].add(k[i][j]);
+        for (std::size_t j = 0; j < VW; ++j) r[2].add(v[i][j]);
+      }
     }
   }
   const double root = cxmat::sqrt(static_cast<double>(dk));
@@ -489,7 +501,7 @@ constexpr calibration<Layer> calibrate_layer(const XS& xs, const MS& ms, const W
         for (std::size_t j = 0; j < dm; ++j) rm.add(ms(b, i, j));
       }
     }
-    observe<H, n, s, dm, qw, vw>(xs.items[b], keys_input(xs, ms, b), wq, wk, wv, fb, r, ctx, opts...);
+    observe<H, n, s, dm, qw, vw, cross>(xs.items[b], keys_input(xs, ms, b), wq, wk, wv, fb, r, ctx, opts...);
     if constexpr (has_wo) {
       for (std::size_t i = 0; i < n; ++i) {
         double y[WO::cols]{};
