@@ -28,10 +28,12 @@ MODULE says what the tensors are (PyTorch's state_dict keys, after KEY_PREFIX):
   bytes                the file as .safetensors bytes in a constexpr array (a .pt or .npz
                        converted), for cxmat/io/safetensors.hpp
 
---type q8 writes cxmat::q8's int8 module of multihead_attention (self-attention), linear or
-encoder_layer, calibrated by the compiler (cxmat::q8::calibrate, TFLite's post-training
-quantization) on the representative inputs of --calibration (one array, B x n x the input
-width); for linear and encoder_layer the float module stays in the header as NAME_float.
+--type q8 writes cxmat::q8's int8 module of multihead_attention (self-attention), linear,
+encoder_layer or decoder_layer, calibrated by the compiler (cxmat::q8::calibrate, TFLite's
+post-training quantization) on the representative inputs of --calibration (one array, B x n x the
+input width; for decoder_layer the arrays 'x', B x n x d_model, and 'memory', B x s x d_model,
+item b of each a pair); for linear and the layers the float module stays in the header as
+NAME_float.
 
 PyTorch's conventions are converted here, once: an out x in weight becomes the in x out matrix
 that multiplies rows from the right (x·W), in_proj_weight is split into W_q, W_k and W_v (rows
@@ -654,9 +656,48 @@ def module_multihead_attention_q8(h, tensors, args):
 def start_q8(h, args, dim_name):
     """--type q8 needs calibration inputs, and writes the float weights in double for calibration."""
     if not args.calibration:
+        if args.module == "decoder_layer":
+            raise ImportError_("--type q8 needs --calibration INPUTS.npz: for a decoder layer the arrays "
+                               + ", ".join(f"'{k}' ({v})" for k, v in DECODER_CALIBRATION.items()))
         raise ImportError_(f"--type q8 needs --calibration INPUTS.npz: representative inputs, an array B x n x "
                            f"{dim_name}")
     h.ctype = "double"
+
+
+DECODER_CALIBRATION = {"x": "B x n x d_model", "memory": "B x s x d_model"}
+
+
+def calibration_pairs(h, args, width):
+    """The representative inputs and memories of --calibration for a decoder layer: the arrays 'x'
+    (B x n x width) and 'memory' (B x s x width, the same B), as NAME_weights::calibration_inputs
+    and NAME_weights::calibration_memories, in double."""
+    arrays = read_npz(args.calibration)
+    name = os.path.basename(args.calibration)
+    wanted = ", ".join(f"'{k}' ({v})" for k, v in DECODER_CALIBRATION.items())
+    for key in DECODER_CALIBRATION:
+        if key not in arrays:
+            raise ImportError_(f"{args.calibration}: no array '{key}'; --type q8 of a decoder layer calibrates on "
+                               f"{wanted}")
+    for key in sorted(arrays):
+        if key not in DECODER_CALIBRATION:
+            raise ImportError_(f"tensor '{key}' of {name}: unexpected array; --type q8 of a decoder layer takes "
+                               f"{wanted}")
+    xs = as_float64("x", *arrays["x"])
+    ms = as_float64("memory", *arrays["memory"])
+    for key, a in (("x", xs), ("memory", ms)):
+        if a.ndim != 3 or a.shape[2] != width:
+            raise ImportError_(f"tensor '{key}' of {name}: shape {list(a.shape)} does not fit the calibration of a "
+                               f"decoder layer of width {width}: expected [B, {'n' if key == 'x' else 's'}, {width}]")
+    if ms.shape[0] != xs.shape[0]:
+        raise ImportError_(f"tensor 'memory' of {name}: {ms.shape[0]} memories for {xs.shape[0]} inputs 'x' (one "
+                           "memory per input)")
+    h.includes |= {"cxmat/core/batch.hpp", "cxmat/quantized/calibrate.hpp", "cxmat/quantized/quantize.hpp"}
+    for key, ident, what, rows, a in (("x", "calibration_inputs", "inputs", "tokens", xs),
+                                      ("memory", "calibration_memories", "memories", "rows", ms)):
+        b, n, _ = a.shape
+        items = ", ".join(matrix_text(m, "double") for m in a)
+        h.values += [f"// {b} representative {what} of {n} {rows} from {name} ('{key}'), for calibration",
+                     f"inline constexpr cxmat::batch<double, {b}, {n}, {h.ref('d_model')}> {ident}{{{{{items}}}}};"]
 
 
 def calibration_inputs(h, args, width, dim_name):
@@ -678,25 +719,32 @@ def calibration_inputs(h, args, width, dim_name):
                  f"inline constexpr cxmat::batch<double, {b}, {n}, {h.ref(dim_name)}> calibration_inputs{{{{{items}}}}};"]
 
 
-def q8_module(h, args, what, calibrate, run, masks=True):
+def q8_module(h, args, what, calibrate, run, masks=True, memory=False):
     """The struct NAME_module of an int8 module calibrated by the compiler: `calibration` (the
-    expression calibrate), int8(x8[, masks...]) = run, and (x[, masks...]) in float around it."""
+    expression calibrate), int8(x8[, memory8][, masks...]) = run, and (x[, memory][, masks...]) in
+    float around it (the memory quantized with calibration.memory)."""
     pack, params, args_ = ("class... O", ", const O&... masks", ", masks...") if masks else ("", "", "")
+    m8_type, m8_param, m8_arg = (", class M8", ", const M8& memory8", ", memory8") if memory else ("", "", "")
+    m_type, m_param = (", class M", ", const M& memory") if memory else ("", "")
+    m_quantized = ", cxmat::q8::quantize(memory, calibration.memory)" if memory else ""
+    holds = "the layer and the quantization of its input, memory and output" if memory else \
+        "the layer and the quantization of its input and output"
     h.after += [
         f"/// {what} as cxmat::q8's int8 layer, calibrated by the compiler on",
-        f"/// {os.path.basename(args.calibration)} (TFLite's post-training quantization). `calibration` holds the "
-        "layer and the quantization",
-        f"/// of its input and output; int8(x8{args_}) is the int8 layer, (x{args_}) quantizes x, runs it "
+        f"/// {os.path.basename(args.calibration)} (TFLite's post-training quantization). `calibration` holds "
+        f"{holds};",
+        f"/// int8(x8{m8_arg}{args_}) is the int8 layer, (x{', memory' if memory else ''}{args_}) quantizes, runs it "
         "and dequantizes.",
         f"struct {args.name}_module {{",
         f"  static constexpr auto calibration = {calibrate};",
-        f"  template <class X8{', ' + pack if masks else ''}>",
-        f"  constexpr auto int8(const X8& x8{params}) const noexcept {{",
+        f"  template <class X8{m8_type}{', ' + pack if masks else ''}>",
+        f"  constexpr auto int8(const X8& x8{m8_param}{params}) const noexcept {{",
         f"    return {run};",
         "  }",
-        f"  template <class X{', ' + pack if masks else ''}>",
-        f"  constexpr auto operator()(const X& x{params}) const noexcept {{",
-        f"    return cxmat::q8::dequantize(int8(cxmat::q8::quantize(x, calibration.input){args_}), calibration.output);",
+        f"  template <class X{m_type}{', ' + pack if masks else ''}>",
+        f"  constexpr auto operator()(const X& x{m_param}{params}) const noexcept {{",
+        f"    return cxmat::q8::dequantize(int8(cxmat::q8::quantize(x, calibration.input){m_quantized}{args_}), "
+        "calibration.output);",
         "  }",
         "};",
         f"inline constexpr {args.name}_module {args.name}{{}};",
@@ -873,7 +921,17 @@ def module_layer(h, tensors, args):
         f"{name}(x, options...): x is n x d_model (cxmat::causal, cxmat::key_padding(keep), ...)"
     h.after += layer_comment(h, args, what, e, dff, call)
     h.after.append(f"inline constexpr {layer_type(h, args, decoder)} {name}{init};")
-    if q8:
+    if q8 and decoder:
+        calibration_pairs(h, args, e)
+        h.includes.add("cxmat/quantized/decoder_layer.hpp")
+        h.after.append("")
+        w = f"{args.name}_weights::"
+        q8_module(h, args, f"{what}(d_model={e}, nhead={args.heads}, dim_feedforward={dff}) from "
+                  f"{os.path.basename(h.source)} (weights per channel; options as the float layer takes them: "
+                  "cxmat::causal, cxmat::on_memory(mask))",
+                  f"cxmat::q8::calibrate({w}calibration_inputs, {w}calibration_memories, {name})",
+                  "calibration.module(x8, memory8, masks...)", memory=True)
+    elif q8:
         calibration_inputs(h, args, e, "d_model")
         h.includes.add("cxmat/quantized/encoder_layer.hpp")
         h.after.append("")
@@ -997,10 +1055,11 @@ def main(argv=None):
                         help="call a dimension NEW instead of NAME (e.g. in_features=d_model), so that one "
                         "header's output fits another's input")
     parser.add_argument("--type", choices=["float", "double", "q8"], default="float",
-                        help="element type; q8: cxmat::q8's int8 layer (multihead_attention, linear, encoder_layer), "
-                        "with --calibration")
+                        help="element type; q8: cxmat::q8's int8 layer (multihead_attention, linear, encoder_layer, "
+                        "decoder_layer), with --calibration")
     parser.add_argument("--calibration", help="for --type q8: an .npz with one array of representative inputs, "
-                        "B x n x d_model (B x n x in_features for linear)")
+                        "B x n x d_model (B x n x in_features for linear); for decoder_layer two arrays, 'x' "
+                        "(B x n x d_model) and 'memory' (B x s x d_model)")
     parser.add_argument("-o", "--output", required=True)
     args = parser.parse_args(argv)
     args.command_line = ["cxmat_import.py"] + [os.path.basename(a) if os.sep in a else a for a in argv]
@@ -1019,9 +1078,10 @@ def main(argv=None):
         if args.module == "bytes":
             module_bytes(h, args.file, args)
         else:
-            if args.type == "q8" and args.module not in ("multihead_attention", "linear", "encoder_layer"):
-                raise ImportError_(f"--type q8 is written for --module multihead_attention, linear and encoder_layer "
-                                   f"only, not {args.module}")
+            if args.type == "q8" and args.module not in ("multihead_attention", "linear", "encoder_layer",
+                                                         "decoder_layer"):
+                raise ImportError_(f"--type q8 is written for --module multihead_attention, linear, encoder_layer and "
+                                   f"decoder_layer only, not {args.module}")
             tensors = select(read_file(args.file), args.prefix)
             MODULES[args.module](h, tensors, args)
         text = clang_format(h.text())

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 
 #include <cxmat/quantized.hpp>
 #include <cxmat/transformer.hpp>
@@ -50,9 +51,12 @@ constexpr void split(const cxmat::q8::requantizer (&r)[W], std::int32_t* m, std:
   for (std::size_t j = 0; j < W; ++j) m[j] = r[j].multiplier, s[j] = r[j].shift;
 }
 
+// The layer run by the reference on x (self-attention; mask N x N), or from x to a memory of s
+// rows (flat, s x DM: cross-attention; mask N x s).
 template <std::size_t N, std::size_t DM, std::size_t H, std::size_t DK, std::size_t DV, std::size_t DO, class L>
 constexpr void run_reference(const L& layer, const cxmat::matrix<std::int8_t, N, DM>& x, const bool* mask,
-                             std::int8_t* y, std::int8_t* probs = nullptr) {
+                             std::int8_t* y, std::int8_t* probs = nullptr, const std::int8_t* memory = nullptr,
+                             std::size_t s = 0) {
   flat_layer<DM, H, DK, DV, DO> f{};
   flatten(layer.wq, f.wq), flatten(layer.wk, f.wk), flatten(layer.wv, f.wv);
   flatten(layer.bq, f.bq), flatten(layer.bk, f.bk), flatten(layer.bv, f.bv);
@@ -93,7 +97,8 @@ constexpr void run_reference(const L& layer, const cxmat::matrix<std::int8_t, N,
   }
   std::int8_t xf[N * DM]{};
   flatten(x, xf);
-  q8_ref::attention(r, xf, mask, y, probs);
+  r.s = s;
+  q8_ref::attention(r, xf, mask, y, probs, memory);
 }
 
 // The reference's description of an int8 linear module, and the module run by the reference.
@@ -172,6 +177,60 @@ constexpr void run_encoder_reference(const L& l, const cxmat::matrix<std::int8_t
   }
 }
 
+// The int8 decoder layer, step by step on the reference's pieces as the encoder's: x (N x d),
+// memory (S x d), self_mask N x N and cross_mask N x S (or null).
+template <std::size_t N, std::size_t S, class L>
+constexpr void run_decoder_reference(const L& l, const cxmat::matrix<std::int8_t, N, L::d_model>& x,
+                                     const cxmat::matrix<std::int8_t, S, L::d_model>& memory, const bool* self_mask,
+                                     const bool* cross_mask, std::int8_t* y) {
+  constexpr std::size_t d = L::d_model, f = L::d_ff, h = L::heads;
+  using M = cxmat::matrix<std::int8_t, N, d>;
+  const auto to_matrix = [](const std::int8_t* flat) {
+    M m{};
+    for (std::size_t i = 0; i < N * d; ++i) m.elems[i / d][i % d] = flat[i];
+    return m;
+  };
+  std::int8_t mf[S * d]{};
+  flatten(memory, mf);
+  const auto self = [&](const std::int8_t* in, std::int8_t* out) {
+    run_reference<N, d, h, d / h, d / h, d>(l.self_attn, to_matrix(in), self_mask, out);
+  };
+  const auto cross = [&](const std::int8_t* in, std::int8_t* out) {
+    run_reference<N, d, h, d / h, d / h, d>(l.multihead_attn, to_matrix(in), cross_mask, out, nullptr, mf, S);
+  };
+  const auto feed_forward = [&](const std::int8_t* in, std::int8_t* out) {
+    std::int8_t hidden[N * f]{};
+    run_linear_reference(l.linear1, in, N, hidden);
+    if constexpr (L::activation_function != cxmat::activation::relu) {
+      for (std::size_t i = 0; i < N * f; ++i) hidden[i] = l.act.values[hidden[i] + 128];
+    }
+    run_linear_reference(l.linear2, hidden, N, out);
+  };
+  std::int8_t xf[N * d]{}, n[N * d]{}, a[N * d]{}, h1[N * d]{}, h2[N * d]{}, h3[N * d]{};
+  flatten(x, xf);
+  if constexpr (L::norm_first) {
+    run_layer_norm_reference(l.norm1, xf, N, n);
+    self(n, a);
+    run_add_reference(l.add1, xf, a, N * d, h1);
+    run_layer_norm_reference(l.norm2, h1, N, n);
+    cross(n, a);
+    run_add_reference(l.add2, h1, a, N * d, h2);
+    run_layer_norm_reference(l.norm3, h2, N, n);
+    feed_forward(n, a);
+    run_add_reference(l.add3, h2, a, N * d, y);
+  } else {
+    self(xf, a);
+    run_add_reference(l.add1, xf, a, N * d, h1);
+    run_layer_norm_reference(l.norm1, h1, N, n);
+    cross(n, a);
+    run_add_reference(l.add2, n, a, N * d, h2);
+    run_layer_norm_reference(l.norm2, h2, N, n);
+    feed_forward(n, a);
+    run_add_reference(l.add3, n, a, N * d, h3);
+    run_layer_norm_reference(l.norm3, h3, N, y);
+  }
+}
+
 // A seeded float layer and input set: values uniform in [-1, 1) from a 64-bit LCG (Knuth's MMIX
 // constants), so the static and run-time tests can build the same layers.
 struct lcg {
@@ -211,6 +270,31 @@ constexpr Layer random_encoder_layer(std::uint64_t seed) {
     l.norm1.weight(0, j) = static_cast<T>(1.0 + 0.2 * g.next()),
                       l.norm2.weight(0, j) = static_cast<T>(1.0 + 0.2 * g.next());
     l.norm1.bias(0, j) = static_cast<T>(0.1 * g.next()), l.norm2.bias(0, j) = static_cast<T>(0.1 * g.next());
+  }
+  return l;
+}
+// A seeded float decoder layer, drawn as random_encoder_layer draws the encoder's (the
+// cross-attention after the self-attention, norm3 with the other norms).
+template <class Layer>
+constexpr Layer random_decoder_layer(std::uint64_t seed) {
+  constexpr std::size_t d = Layer::d_model.size, f = Layer::d_ff.size;
+  using T = typename Layer::value_type;
+  using cxmat::matrix;
+  lcg g{seed};
+  Layer l{};
+  const double a = 1.0 / cxmat::sqrt(static_cast<double>(d)), af = 1.0 / cxmat::sqrt(static_cast<double>(f));
+  for (auto* at : {&l.self_attn, &l.multihead_attn}) {
+    at->w_q = random_matrix<matrix<T, d, d>>(g, a), at->w_k = random_matrix<matrix<T, d, d>>(g, a);
+    at->w_v = random_matrix<matrix<T, d, d>>(g, a), at->w_o = random_matrix<matrix<T, d, d>>(g, a);
+    at->b_q = random_matrix<matrix<T, 1, d>>(g, 0.1), at->b_k = random_matrix<matrix<T, 1, d>>(g, 0.1);
+    at->b_v = random_matrix<matrix<T, 1, d>>(g, 0.1), at->b_o = random_matrix<matrix<T, 1, d>>(g, 0.1);
+  }
+  l.linear1.weight = random_matrix<matrix<T, d, f>>(g, a), l.linear1.bias = random_matrix<matrix<T, 1, f>>(g, a);
+  l.linear2.weight = random_matrix<matrix<T, f, d>>(g, af), l.linear2.bias = random_matrix<matrix<T, 1, d>>(g, af);
+  for (auto* norm : {&l.norm1, &l.norm2, &l.norm3}) {
+    for (std::size_t j = 0; j < d; ++j) {
+      norm->weight(0, j) = static_cast<T>(1.0 + 0.2 * g.next()), norm->bias(0, j) = static_cast<T>(0.1 * g.next());
+    }
   }
   return l;
 }

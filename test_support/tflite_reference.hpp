@@ -209,39 +209,43 @@ constexpr void softmax(const std::int8_t* in, std::int8_t* out, std::size_t n, c
   }
 }
 
-// The int8 self-attention layer from its parameters, whole matrices at a time: X (n x dm),
-// weights [out, in], biases; Q, K, V, then per head scores (n x n), softmax, P·V into C (n x H·dv),
-// then C·Woᵀ when wo is given. Every tensor up to 32 x 32.
+// The int8 attention layer from its parameters, whole matrices at a time: X (n x dm), weights
+// [out, in], biases; Q from X, K and V from X (self-attention) or from the memory M (s x dm,
+// cross-attention), then per head scores (n x s), softmax, P·V into C (n x H·dv), then C·Woᵀ when
+// wo is given. Every tensor up to 32 x 32.
 struct layer_ref {
   std::size_t n, dm, h, dk, dv, dout;  // dout = 0: no output projection
   const std::int8_t *wq, *wk, *wv, *wo;
   const std::int32_t *bq, *bk, *bv, *bo;
   product query, key, value, scores, context, output;
   softmax_p sm;
+  std::size_t s = 0;  // the number of keys (memory rows); 0: n (self-attention)
 };
-// mask: n x n (true = may attend) or null; probs, when not null, receives H x n x n probabilities.
+// mask: n x s (true = may attend) or null; probs, when not null, receives H x n x s
+// probabilities; memory: s x dm, or null for self-attention (keys and values from x).
 constexpr void attention(const layer_ref& l, const std::int8_t* x, const bool* mask, std::int8_t* y,
-                         std::int8_t* probs = nullptr) {
+                         std::int8_t* probs = nullptr, const std::int8_t* memory = nullptr) {
   std::int8_t q[32 * 32]{}, k[32 * 32]{}, v[32 * 32]{}, c[32 * 32]{};
-  const std::size_t qw = l.h * l.dk, vw = l.h * l.dv;
+  const std::size_t qw = l.h * l.dk, vw = l.h * l.dv, ns = l.s == 0 ? l.n : l.s;
+  const std::int8_t* kv = memory ? memory : x;
   matmul_t(x, l.wq, l.bq, l.n, qw, l.dm, l.query, q);
-  matmul_t(x, l.wk, l.bk, l.n, qw, l.dm, l.key, k);
-  matmul_t(x, l.wv, l.bv, l.n, vw, l.dm, l.value, v);
+  matmul_t(kv, l.wk, l.bk, ns, qw, l.dm, l.key, k);
+  matmul_t(kv, l.wv, l.bv, ns, vw, l.dm, l.value, v);
   for (std::size_t hd = 0; hd < l.h; ++hd) {
     std::int8_t qh[32 * 32]{}, kh[32 * 32]{}, vth[32 * 32]{}, s[32 * 32]{}, ch[32 * 32]{};
     for (std::size_t i = 0; i < l.n; ++i) {
-      for (std::size_t t = 0; t < l.dk; ++t) {
-        qh[i * l.dk + t] = q[i * qw + hd * l.dk + t];
-        kh[i * l.dk + t] = k[i * qw + hd * l.dk + t];
-      }
-      for (std::size_t t = 0; t < l.dv; ++t) vth[t * l.n + i] = v[i * vw + hd * l.dv + t];  // V_hᵀ
+      for (std::size_t t = 0; t < l.dk; ++t) qh[i * l.dk + t] = q[i * qw + hd * l.dk + t];
     }
-    matmul_t(qh, kh, nullptr, l.n, l.n, l.dk, l.scores, s);
-    for (std::size_t i = 0; i < l.n; ++i) softmax(s + i * l.n, s + i * l.n, l.n, mask ? mask + i * l.n : nullptr, l.sm);
+    for (std::size_t j = 0; j < ns; ++j) {
+      for (std::size_t t = 0; t < l.dk; ++t) kh[j * l.dk + t] = k[j * qw + hd * l.dk + t];
+      for (std::size_t t = 0; t < l.dv; ++t) vth[t * ns + j] = v[j * vw + hd * l.dv + t];  // V_hᵀ
+    }
+    matmul_t(qh, kh, nullptr, l.n, ns, l.dk, l.scores, s);
+    for (std::size_t i = 0; i < l.n; ++i) softmax(s + i * ns, s + i * ns, ns, mask ? mask + i * ns : nullptr, l.sm);
     if (probs) {
-      for (std::size_t t = 0; t < l.n * l.n; ++t) probs[hd * l.n * l.n + t] = s[t];
+      for (std::size_t t = 0; t < l.n * ns; ++t) probs[hd * l.n * ns + t] = s[t];
     }
-    matmul_t(s, vth, nullptr, l.n, l.dv, l.n, l.context, ch);
+    matmul_t(s, vth, nullptr, l.n, l.dv, ns, l.context, ch);
     for (std::size_t i = 0; i < l.n; ++i) {
       for (std::size_t t = 0; t < l.dv; ++t) c[i * vw + hd * l.dv + t] = ch[i * l.dv + t];
     }

@@ -3,8 +3,8 @@
 // worksheet 004 and on seeded random layers (calibrated on one input set, measured on the
 // calibration set and on held-out inputs of the same distribution). Prints the Markdown table
 // that stands in docs/quantized.md (checked by the CTest entry quantized.accuracy_table); with the
-// argument `layers`, the table of the integer layer norm and the int8 encoder layer against their
-// float layers (quantized.layer_accuracy_table).
+// argument `layers`, the table of the integer layer norm and the int8 encoder and decoder layers
+// against their float layers (quantized.layer_accuracy_table).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -172,6 +172,43 @@ void encoder_layers(const char* name, int layers) {
   row(name, "none", "held-out, also calibrated on", held_out_calibrated);
 }
 
+// Random decoder layers (n = 16 queries, s = 12 memory rows, d_model = 32, H = 4, d_ff = 64, drawn
+// as test_support/layer_support.hpp draws them), causal self-attention, calibrated on 16 input /
+// memory pairs uniform in ±2 and measured as encoder_layers does, against the float layer.
+template <class Float>
+void decoder_layers(const char* name, int layers) {
+  constexpr std::size_t n = 16, s = 12, d = Float::d_model.size;
+  error_stats seen, held_out, held_out_calibrated;
+  for (int seed = 1; seed <= layers; ++seed) {
+    std::mt19937_64 rng(static_cast<std::uint64_t>(seed) * 1000 + 11);
+    const Float f = q8_test::random_decoder_layer<Float>(static_cast<std::uint64_t>(seed));
+    const auto first = std::make_unique<cxmat::batch<double, 16, n, d>>();
+    const auto all = std::make_unique<cxmat::batch<double, 80, n, d>>();
+    const auto first_m = std::make_unique<cxmat::batch<double, 16, s, d>>();
+    const auto all_m = std::make_unique<cxmat::batch<double, 80, s, d>>();
+    for (std::size_t i = 0; i < 80; ++i) {
+      all->items[i] = random_matrix<matrix<double, n, d>>(rng, 2.0);
+      all_m->items[i] = random_matrix<matrix<double, s, d>>(rng, 2.0);
+      if (i < 16) first->items[i] = all->items[i], first_m->items[i] = all_m->items[i];
+    }
+    const auto cal = q8::calibrate(*first, *first_m, f, cxmat::causal);
+    const auto cal_all = q8::calibrate(*all, *all_m, f, cxmat::causal);
+    const auto run = [&](const auto& c, std::size_t i, error_stats& e) {
+      accumulate(e,
+                 c.module(q8::quantize(all->items[i], c.input), q8::quantize(all_m->items[i], c.memory), cxmat::causal),
+                 f(all->items[i], all_m->items[i], cxmat::causal), c.output);
+    };
+    for (std::size_t i = 0; i < 16; ++i) run(cal, i, seen);
+    for (std::size_t i = 16; i < 80; ++i) {
+      run(cal, i, held_out);
+      run(cal_all, i, held_out_calibrated);
+    }
+  }
+  row(name, "causal", "calibration set", seen);
+  row(name, "causal", "held-out", held_out);
+  row(name, "causal", "held-out, also calibrated on", held_out_calibrated);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -188,6 +225,12 @@ int main(int argc, char** argv) {
         "encoder layer, pre-norm, ReLU, n = 16, d_model = 32, H = 4, d_ff = 64 (5 seeds)", 5);
     encoder_layers<cxmat::encoder_layer<double, 32, 4, 64, activation::gelu>>(
         "encoder layer, post-norm, GELU (table), n = 16, d_model = 32, H = 4, d_ff = 64 (5 seeds)", 5);
+    decoder_layers<cxmat::decoder_layer<double, 32, 4, 64>>(
+        "decoder layer, post-norm, ReLU, n = 16, s = 12, d_model = 32, H = 4, d_ff = 64 (5 seeds)", 5);
+    decoder_layers<cxmat::decoder_layer<double, 32, 4, 64, activation::relu, true>>(
+        "decoder layer, pre-norm, ReLU, n = 16, s = 12, d_model = 32, H = 4, d_ff = 64 (5 seeds)", 5);
+    decoder_layers<cxmat::decoder_layer<double, 32, 4, 64, activation::gelu>>(
+        "decoder layer, post-norm, GELU (table), n = 16, s = 12, d_model = 32, H = 4, d_ff = 64 (5 seeds)", 5);
     return 0;
   }
   std::printf(

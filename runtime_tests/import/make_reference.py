@@ -169,10 +169,23 @@ def main():
                  "--calibration", os.path.join(out, "calibration.npz"), "-o", os.path.join(out, "linear_q8.hpp"))
     run_importer(os.path.join(out, "decoder.safetensors"), "--module", "decoder_layer", "--heads", "4", "--name",
                  "decoder", "--dims", "shared", "--type", "double", "-o", os.path.join(out, "decoder.hpp"))
+    # The decoder layer as cxmat::q8's int8 layer, calibrated on 16 inputs like x (those of
+    # calibration.npz) paired with 16 memories like x_kv ('x' and 'memory' of calibration_decoder.npz;
+    # x and x_kv are held out).
+    np.savez(os.path.join(out, "calibration_decoder.npz"), x=np_inputs,
+             memory=torch.randn(16, 3, 8, dtype=torch.float64).numpy())
+    run_importer(os.path.join(out, "decoder.safetensors"), "--module", "decoder_layer", "--heads", "4", "--name",
+                 "decoder_q8", "--dims", "shared", "--type", "q8", "--calibration",
+                 os.path.join(out, "calibration_decoder.npz"), "-o", os.path.join(out, "decoder_q8.hpp"))
+    memory_keep = [True, False, True]
+    memory_padding = torch.tensor([not k for k in memory_keep])  # PyTorch: True = ignore
     with torch.no_grad():
         lines.append(matrix("encoder_plain", enc(x)))
         lines.append(matrix("encoder_padded", enc(x, src_key_padding_mask=padding)))
         lines.append(matrix("decoder_causal", dec(x, x_kv, tgt_mask=causal)))
+        lines.append(bool_row("memory_keep", memory_keep))
+        lines.append(matrix("decoder_memory_padded",
+                            dec(x, x_kv, tgt_mask=causal, memory_key_padding_mask=memory_padding)))
 
     # nn.TransformerDecoder of 2 layers without a final norm, and nn.TransformerEncoder of 2 layers with one.
     stack = torch.nn.TransformerDecoder(torch.nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0), 2).double().eval()

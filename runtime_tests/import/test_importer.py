@@ -171,7 +171,7 @@ def without_torch():
     expect_error("vdim other than kdim", safetensors("kv5.safetensors", kv), MHA, "'v_proj_weight'",
                  "vdim must equal kdim")
 
-    # --type q8: calibration inputs needed; biases become calibrate's bias options; no decoder layer.
+    # --type q8: calibration inputs needed; biases become calibrate's bias options; no stacks.
     expect_error("q8 without calibration inputs", good, MHA + ["--type", "q8"], "--calibration")
     calib = os.path.join(TMP, "calib.npz")
     np.savez(calib, x=np.random.default_rng(3).standard_normal((4, 5, 8)))
@@ -187,8 +187,8 @@ def without_torch():
     expect_error("q8 calibration inputs of another width", no_bias,
                  MHA + ["--type", "q8", "--calibration", os.path.join(TMP, "calib6.npz")], "'x'", "[4, 5, 6]",
                  "expected [B, n, 8]")
-    expect_error("q8 of a decoder layer", no_bias, ["--module", "decoder_layer", "--heads", "2", "--type", "q8"],
-                 "multihead_attention, linear and encoder_layer only")
+    expect_error("q8 of a decoder stack", no_bias, ["--module", "decoder", "--heads", "2", "--type", "q8"],
+                 "multihead_attention, linear, encoder_layer and decoder_layer only", "not decoder")
     # --type q8 of nn.Linear: the float module kept as m_float, calibrated on inputs of in_features.
     lin = {"weight": (np.random.default_rng(5).standard_normal((3, 8)).astype(np.float32), "F32"),
            "bias": (np.zeros(3, np.float32), "F32")}
@@ -305,6 +305,42 @@ def without_torch():
                  enc + ["--prefix", "layers.0."], "prefix 'layers.0.'")
     expect_error("decoder_layer from an encoder's keys", safetensors("encoder.safetensors", encoder()),
                  ["--module", "decoder_layer", "--heads", "2"], "'multihead_attn.in_proj_weight'", "missing key")
+    # --type q8 of a decoder layer: the .npz holds the arrays 'x' (B x n x d_model) and 'memory'
+    # (B x s x d_model); each missing, unexpected or misfitting array is one line.
+    dec_t = encoder()
+    dec_t.update({"multihead_attn." + k: v for k, v in mha_tensors().items()})
+    dec_t["norm3.weight"] = (np.ones(8, np.float32), "F32")
+    dec_t["norm3.bias"] = (np.zeros(8, np.float32), "F32")
+    dec_file = safetensors("decoder.safetensors", dec_t)
+    dec = ["--module", "decoder_layer", "--heads", "2", "--type", "q8", "--calibration"]
+    pairs = os.path.join(TMP, "pairs.npz")
+    rng = np.random.default_rng(6)
+    np.savez(pairs, x=rng.standard_normal((3, 4, 8)), memory=rng.standard_normal((3, 5, 8)))
+    expect_header("q8 of a decoder layer", dec_file, dec + [pairs],
+                  "cxmat::decoder_layer<double, m_dims::d_model, 2, m_dims::d_ff, cxmat::activation::relu, false> "
+                  "m_float", "cxmat::batch<double, 3, 4, m_dims::d_model> calibration_inputs",
+                  "cxmat::batch<double, 3, 5, m_dims::d_model> calibration_memories",
+                  "cxmat::q8::calibrate(m_weights::calibration_inputs, m_weights::calibration_memories, m_float)",
+                  "calibration.module(x8, memory8, masks...)",
+                  "cxmat::q8::quantize(memory, calibration.memory)", "#include <cxmat/quantized/decoder_layer.hpp>")
+    expect_error("q8 of a decoder layer without calibration inputs", dec_file, dec[:-1], "--calibration", "'x'",
+                 "'memory'")
+    np.savez(os.path.join(TMP, "pairs_x.npz"), x=np.zeros((3, 4, 8)))
+    expect_error("q8 decoder calibration without memories", dec_file, dec + [os.path.join(TMP, "pairs_x.npz")],
+                 "no array 'memory'", "'memory' (B x s x d_model)")
+    np.savez(os.path.join(TMP, "pairs_m.npz"), memory=np.zeros((3, 5, 8)))
+    expect_error("q8 decoder calibration without inputs", dec_file, dec + [os.path.join(TMP, "pairs_m.npz")],
+                 "no array 'x'", "'x' (B x n x d_model)")
+    np.savez(os.path.join(TMP, "pairs_extra.npz"), x=np.zeros((3, 4, 8)), memory=np.zeros((3, 5, 8)),
+             y=np.zeros((3, 4, 8)))
+    expect_error("q8 decoder calibration with another array", dec_file, dec + [os.path.join(TMP, "pairs_extra.npz")],
+                 "tensor 'y'", "unexpected array")
+    np.savez(os.path.join(TMP, "pairs_w.npz"), x=np.zeros((3, 4, 8)), memory=np.zeros((3, 5, 6)))
+    expect_error("q8 decoder memories of another width", dec_file, dec + [os.path.join(TMP, "pairs_w.npz")],
+                 "tensor 'memory'", "[3, 5, 6]", "expected [B, s, 8]")
+    np.savez(os.path.join(TMP, "pairs_b.npz"), x=np.zeros((3, 4, 8)), memory=np.zeros((2, 5, 8)))
+    expect_error("q8 decoder: fewer memories than inputs", dec_file, dec + [os.path.join(TMP, "pairs_b.npz")],
+                 "tensor 'memory'", "2 memories for 3 inputs")
 
 
 def with_torch(torch):

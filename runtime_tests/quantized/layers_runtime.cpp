@@ -230,3 +230,170 @@ TEST_CASE("calibrating a linear or encoder layer refuses NaN and infinity", "[q8
   const auto lc = q8::calibrate(q8_test::random_inputs<double, 2, 4, 16>(7, 1.0), lin);
   CHECK((lc.status == q8::calibration_status::non_finite_weight && lc.tensor == q8::calibration_tensor::linear_bias));
 }
+
+namespace {
+// Cross-attention from L queries to S memory rows, calibrated at run time on 8 pairs (queries and
+// memories of different ranges, so that the memory's quantization differs from the input's) and
+// run on 8 held-out pairs with the masks given (as N x S booleans for the reference).
+template <std::size_t L, std::size_t S, bool PerChannel, class... O>
+void check_cross(std::uint64_t seed, const bool* mask, const O&... masks) {
+  constexpr std::size_t d = 16, h = 2;
+  q8_test::lcg g{seed};
+  using W = matrix<double, d, d>;
+  const auto wq = q8_test::random_matrix<W>(g, 0.25), wk = q8_test::random_matrix<W>(g, 0.25),
+             wv = q8_test::random_matrix<W>(g, 0.25), wo = q8_test::random_matrix<W>(g, 0.25);
+  const auto bq = q8_test::random_matrix<matrix<double, 1, d>>(g, 0.1),
+             bk = q8_test::random_matrix<matrix<double, 1, d>>(g, 0.1),
+             bv = q8_test::random_matrix<matrix<double, 1, d>>(g, 0.1),
+             bo = q8_test::random_matrix<matrix<double, 1, d>>(g, 0.1);
+  const auto xs = q8_test::random_inputs<double, 16, L, d>(seed + 1, 1.0);
+  const auto ms = q8_test::random_inputs<double, 16, S, d>(seed + 2, 3.0);
+  cxmat::batch<double, 8, L, d> xset{};
+  cxmat::batch<double, 8, S, d> mset{};
+  for (std::size_t b = 0; b < 8; ++b) xset.items[b] = xs[b], mset.items[b] = ms[b];
+  const auto calibrate = [&](const auto&... per_channel) {
+    return q8::calibrate<h>(xset, mset, wq, wk, wv, wo, cxmat::query_bias(bq), cxmat::key_bias(bk),
+                            cxmat::value_bias(bv), cxmat::output_bias(bo), per_channel..., masks...);
+  };
+  const auto cal = [&] {
+    if constexpr (PerChannel) {
+      return calibrate(q8::per_channel_weights);
+    } else {
+      return calibrate();
+    }
+  }();
+  REQUIRE(cal.ok());
+  REQUIRE(cal.memory.scale > 2 * cal.input.scale);  // the memory's own quantization
+  for (std::size_t b = 8; b < 16; ++b) {
+    const auto x = q8::quantize(xs[b], cal.input);
+    const auto m = q8::quantize(ms[b], cal.memory);
+    std::int8_t m_flat[S * d]{}, want[L * d]{};
+    q8_test::flatten(m, m_flat);
+    q8_test::run_reference<L, d, h, d / h, d / h, d>(cal.layer, x, mask, want, nullptr, m_flat, S);
+    const auto y = q8::cross_attention(x, m, cal.layer, masks...);
+    for (std::size_t i = 0; i < L; ++i) {
+      for (std::size_t j = 0; j < d; ++j) REQUIRE(y(i, j) == want[i * d + j]);
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("q8::cross_attention equals the reference, with masks over the memory", "[q8][cross]") {
+  // (Without a mask: the decoder layers' tests at compile time.) Key padding of the memory; causal with L < S (upper
+  // left: query i sees keys 0..i) and with L > S at the lower right (the first L - S queries see no key: zero context,
+  // the bias alone); an explicit L x S mask.
+  const matrix<bool, 1, 9> keep{{{true, false, true, true, false, true, true, true, false}}};
+  bool padded[6 * 9]{}, upper_left[6 * 9]{}, lower_right[7 * 4]{}, explicit_mask[6 * 9]{};
+  matrix<bool, 6, 9> allowed{};
+  for (std::size_t i = 0; i < 6; ++i) {
+    for (std::size_t j = 0; j < 9; ++j) {
+      padded[i * 9 + j] = keep(0, j);
+      upper_left[i * 9 + j] = j <= i;
+      allowed(i, j) = explicit_mask[i * 9 + j] = (i * 7 + j * 3) % 4 != 0;
+    }
+  }
+  for (std::size_t i = 0; i < 7; ++i) {
+    for (std::size_t j = 0; j < 4; ++j) lower_right[i * 4 + j] = j + 7 <= i + 4;
+  }
+  check_cross<6, 9, true>(23, padded, cxmat::key_padding(keep));
+  check_cross<6, 9, false>(24, upper_left, cxmat::causal);
+  check_cross<7, 4, true>(25, lower_right, cxmat::causal_lower_right);
+  check_cross<6, 9, true>(26, explicit_mask, cxmat::mask(allowed));
+}
+
+namespace {
+constexpr std::size_t dec_n = 8, dec_s = 6;
+using dec_inputs = cxmat::batch<double, 10, dec_n, 32>;
+using dec_memories = cxmat::batch<double, 10, dec_s, 32>;
+constexpr matrix<bool, 1, dec_s> dec_keep{{{true, true, false, true, true, false}}};
+
+// calibrate(xs, memories, f) with a causal self-attention and a key padding of the memory (one
+// instantiation per layer type, shared by the bit-exactness and the refusal tests).
+template <class Float, bool PerTensor>
+auto calibrate_decoder(const dec_inputs& xs, const dec_memories& ms, const Float& f) {
+  if constexpr (PerTensor) {
+    return q8::calibrate(xs, ms, f, q8::per_tensor_weights, cxmat::causal,
+                         cxmat::on_memory(cxmat::key_padding(dec_keep)));
+  } else {
+    return q8::calibrate(xs, ms, f, cxmat::causal, cxmat::on_memory(cxmat::key_padding(dec_keep)));
+  }
+}
+
+// A seeded decoder layer calibrated at run time on 10 input / memory pairs and run on 10 held-out
+// ones, each output equal to the reference composition.
+template <class Float, bool PerTensor>
+void check_decoder(std::uint64_t seed) {
+  constexpr std::size_t n = dec_n, s = dec_s, d = 32;
+  const Float f = q8_test::random_decoder_layer<Float>(seed);
+  const auto xs = std::make_unique<cxmat::batch<double, 20, n, d>>(q8_test::random_inputs<double, 20, n, d>(seed, 1.5));
+  const auto ms =
+      std::make_unique<cxmat::batch<double, 20, s, d>>(q8_test::random_inputs<double, 20, s, d>(seed + 9, 2.5));
+  const auto xset = std::make_unique<dec_inputs>();
+  const auto mset = std::make_unique<dec_memories>();
+  for (std::size_t b = 0; b < 10; ++b) xset->items[b] = xs->items[b], mset->items[b] = ms->items[b];
+  bool causal[n * n]{}, padded[n * s]{};
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) causal[i * n + j] = j <= i;
+    for (std::size_t j = 0; j < s; ++j) padded[i * s + j] = dec_keep(0, j);
+  }
+  const auto cal = calibrate_decoder<Float, PerTensor>(*xset, *mset, f);
+  REQUIRE(cal.ok());
+  for (std::size_t b = 10; b < 20; ++b) {
+    const auto x = q8::quantize(xs->items[b], cal.input);
+    const auto m = q8::quantize(ms->items[b], cal.memory);
+    std::int8_t want[n * d]{};
+    q8_test::run_decoder_reference<n, s>(cal.module, x, m, causal, padded, want);
+    const auto y = cal.module(x, m, cxmat::causal, cxmat::on_memory(cxmat::key_padding(dec_keep)));
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = 0; j < d; ++j) REQUIRE(y(i, j) == want[i * d + j]);
+    }
+  }
+}
+}  // namespace
+
+// Two kinds between them cover post-norm and pre-norm, ReLU and a table (tanh GELU), double and
+// float, per-channel and per-tensor weights (static_tests/quantized/layers.cpp has a pre-norm
+// GELU layer without masks).
+TEST_CASE("the int8 decoder layer equals the reference composition, post-norm and pre-norm", "[q8][decoder]") {
+  using cxmat::activation;
+  check_decoder<cxmat::decoder_layer<double, 32, 4, 64>, false>(1);
+  check_decoder<cxmat::decoder_layer<float, 32, 4, 64, activation::gelu_tanh, true>, true>(4);
+}
+
+TEST_CASE("calibrating a decoder layer refuses NaN and infinity, and names the tensor", "[q8][decoder][refuse]") {
+  using Float = cxmat::decoder_layer<double, 32, 4, 64>;
+  const auto xs = std::make_unique<dec_inputs>(q8_test::random_inputs<double, 10, dec_n, 32>(8, 1.0));
+  const auto fresh = std::make_unique<dec_memories>(q8_test::random_inputs<double, 10, dec_s, 32>(9, 1.0));
+  const auto ms = std::make_unique<dec_memories>(*fresh);
+  Float f = q8_test::random_decoder_layer<Float>(8);
+  (*ms)(1, 2, 5) = std::numeric_limits<double>::quiet_NaN();
+  const auto calibrate = [&] { return calibrate_decoder<Float, false>(*xs, *ms, f); };
+  auto cal = calibrate();
+  CHECK((cal.status == q8::calibration_status::non_finite_input && cal.tensor == q8::calibration_tensor::memory &&
+         cal.item == 1 && cal.row == 2 && cal.col == 5));
+  *ms = *fresh;
+  f.multihead_attn.w_k(3, 4) = std::numeric_limits<double>::infinity();
+  cal = calibrate();
+  CHECK((cal.status == q8::calibration_status::non_finite_weight && cal.tensor == q8::calibration_tensor::cross_wk &&
+         cal.row == 3 && cal.col == 4));
+  f = q8_test::random_decoder_layer<Float>(8);
+  f.multihead_attn.b_o(0, 1) = std::numeric_limits<double>::quiet_NaN();
+  cal = calibrate();
+  CHECK((cal.status == q8::calibration_status::non_finite_weight && cal.tensor == q8::calibration_tensor::cross_bo));
+  f = q8_test::random_decoder_layer<Float>(8);
+  f.norm3.bias(0, 7) = -std::numeric_limits<double>::infinity();
+  cal = calibrate();
+  CHECK((cal.status == q8::calibration_status::non_finite_weight && cal.tensor == q8::calibration_tensor::norm3_bias));
+  CHECK(cal.module.multihead_attn.wq == matrix<std::int8_t, 32, 32>{});
+  // Finite weights whose products leave double's range in the cross-attention's output (values
+  // of about 1e150 times weights of about 1e160).
+  f = q8_test::random_decoder_layer<Float>(8);
+  for (std::size_t i = 0; i < 32; ++i) {
+    for (std::size_t j = 0; j < 32; ++j) f.multihead_attn.w_v(i, j) *= 1e150, f.multihead_attn.w_o(i, j) *= 1e160;
+  }
+  cal = calibrate();
+  CHECK((cal.status == q8::calibration_status::non_finite_range &&
+         cal.tensor == q8::calibration_tensor::cross_attention_output));
+  f = q8_test::random_decoder_layer<Float>(8);
+  CHECK(calibrate().ok());
+}

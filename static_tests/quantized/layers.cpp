@@ -1,4 +1,4 @@
-// The int8 linear layer, residual add, layer norm and encoder layer in constant evaluation:
+// The int8 linear layer, residual add, layer norm, encoder and decoder layers in constant evaluation:
 // values by hand, and seeded layers calibrated, quantized and run in the compiler, equal element
 // for element to the independent reference (test_support/tflite_reference.hpp, composed step by
 // step in layer_support.hpp).
@@ -114,5 +114,54 @@ static_assert(pre_matches_reference());
 CXMAT_ASSERT_REJECTED([](const auto& x, const auto& l) {
   return !requires { l(x); };
 }(matrix<std::int8_t, 4, 9>{}, post_cal.module));
+
+// Decoder layers (n = 4 queries, s = 3 memory rows, d_model = 8, H = 2, d_ff = 16) calibrated on
+// two input / memory pairs: post-norm with ReLU, a causal self-attention and a key padding of the
+// memory (on_memory, as the float decoder layer takes it), and pre-norm with a GELU table; each run
+// on a third pair and equal to the reference composition (the cross-attention by the reference's
+// attention with keys and values from the memory).
+using dec_post_relu = cxmat::decoder_layer<double, 8, 2, 16>;
+using dec_pre_gelu = cxmat::decoder_layer<double, 8, 2, 16, cxmat::activation::gelu, true>;
+constexpr auto ms3 = q8_test::random_inputs<double, 3, 3, 8>(78, 2.5);
+constexpr cxmat::batch<double, 2, 3, 8> mset3{{ms3[0], ms3[1]}};
+constexpr matrix<bool, 1, 3> keep3{{{true, false, true}}};
+constexpr bool padded43[12] = {1, 0, 1, 1, 0, 1, 1, 0, 1, 1, 0, 1};
+constexpr auto dec_post_cal = q8::calibrate(set8, mset3, q8_test::random_decoder_layer<dec_post_relu>(13),
+                                            cxmat::causal, cxmat::on_memory(cxmat::key_padding(keep3)));
+constexpr auto dec_pre_cal = q8::calibrate(set8, mset3, q8_test::random_decoder_layer<dec_pre_gelu>(14));
+static_assert(dec_post_cal.ok() && dec_pre_cal.ok());
+constexpr bool dec_post_matches_reference() {
+  const auto x = q8::quantize(xs8[2], dec_post_cal.input);
+  const auto m = q8::quantize(ms3[2], dec_post_cal.memory);
+  std::int8_t want[32]{};
+  q8_test::run_decoder_reference<4, 3>(dec_post_cal.module, x, m, causal4, padded43, want);
+  return q8_test::equals_flat(dec_post_cal.module(x, m, cxmat::causal, cxmat::on_memory(cxmat::key_padding(keep3))),
+                              want);
+}
+constexpr bool dec_pre_matches_reference() {
+  const auto x = q8::quantize(xs8[2], dec_pre_cal.input);
+  const auto m = q8::quantize(ms3[2], dec_pre_cal.memory);
+  std::int8_t want[32]{};
+  q8_test::run_decoder_reference<4, 3>(dec_pre_cal.module, x, m, nullptr, nullptr, want);
+  return q8_test::equals_flat(dec_pre_cal.module(x, m), want);
+}
+static_assert(dec_post_matches_reference());
+static_assert(dec_pre_matches_reference());
+// The memory has its own quantization (its values span ±2.5, x's ±1.5).
+static_assert(dec_post_cal.memory.scale > dec_post_cal.input.scale);
+// x or the memory of another width, and a memory mask given plainly (it would be the
+// self-attention's, 4 x 4, which a key padding of 3 does not fit): shape errors, not calls.
+CXMAT_ASSERT_REJECTED([](const auto& x, const auto& m, const auto& l) {
+  return !requires { l(x, m); };
+}(matrix<std::int8_t, 4, 9>{}, matrix<std::int8_t, 3, 8>{}, dec_post_cal.module));
+CXMAT_ASSERT_REJECTED([](const auto& x, const auto& m, const auto& l) {
+  return !requires { l(x, m); };
+}(matrix<std::int8_t, 4, 8>{}, matrix<std::int8_t, 3, 7>{}, dec_post_cal.module));
+CXMAT_ASSERT_REJECTED([](const auto& x, const auto& m, const auto& l) {
+  return !requires { l(x, m, cxmat::key_padding(keep3)); };
+}(matrix<std::int8_t, 4, 8>{}, matrix<std::int8_t, 3, 8>{}, dec_post_cal.module));
+CXMAT_ASSERT_REJECTED([](const auto& x, const auto& m, const auto& l) {
+  return !requires { q8::cross_attention(x, m, l); };
+}(matrix<std::int8_t, 4, 8>{}, matrix<std::int8_t, 3, 6>{}, dec_post_cal.module.multihead_attn));
 
 }  // namespace q8_static_layers

@@ -81,83 +81,114 @@ struct attention_layer : attention_heads<DModel, H, DK, DV, PerChannel> {
 template <auto XCols, std::size_t DModel>
 concept InputFitsLayer = XCols.size == DModel;
 
-/// An option the int8 layer takes: a mask (mask, key_padding, causal, causal_lower_right) that
-/// fits N x N scores. Score biases, scales and projection biases belong to the float API.
+/// q8::cross_attention(x, memory, layer): the memory's width is the layer's d_model too.
+template <auto MCols, std::size_t DModel>
+concept MemoryFitsLayer = MCols.size == DModel;
+
+/// An option the int8 attention takes: a mask (mask, key_padding, causal, causal_lower_right)
+/// that fits its L x S scores (L queries, S keys). Score biases, scales and projection biases
+/// belong to the float API.
+template <class O, auto L, auto S>
+concept QuantizedScoreMaskFits = AttentionOption<O> && cxmat::detail::option_traits<std::remove_cvref_t<O>>::is_mask &&
+    OptionFitsScores<O, std::int8_t, L, S>;
+
+/// The same for self-attention's N x N scores.
 template <class O, auto N>
-concept QuantizedMaskFits = AttentionOption<O> && cxmat::detail::option_traits<std::remove_cvref_t<O>>::is_mask &&
-    OptionFitsScores<O, std::int8_t, N, N>;
+concept QuantizedMaskFits = QuantizedScoreMaskFits<O, N, N>;
 
 namespace shape_error {
 template <class XCols, std::size_t DModel>
 struct q8_attention_x_cols_must_equal_layer_d_model;  // x is n x d_model of the layer it runs through
+template <class MemoryCols, std::size_t DModel>
+struct q8_cross_attention_memory_cols_must_equal_layer_d_model;  // memory is s x d_model, as x is n x d_model
 template <class Rows, class Cols>
 struct q8_input_must_be_int8_not_uint8;  // uint8 q, zero point z: pass int8 q - 128 with zero point z - 128
 }  // namespace shape_error
 
 namespace detail {
 
-// Whether query i may see key j (n x n self-attention); the float API's mask semantics.
+// Whether query i may see key j of L x S scores (L queries, S keys); the float API's mask
+// semantics (causal: attention/options.hpp's causal_alignment).
 template <extent ML, extent MS>
-constexpr bool allows(const attention_mask<ML, MS>& o, std::size_t i, std::size_t j) noexcept {
+constexpr bool allows(const attention_mask<ML, MS>& o, std::size_t i, std::size_t j, std::size_t /*l*/,
+                      std::size_t /*s*/) noexcept {
   return o.allowed.elems[i][j];
 }
 template <extent MS>
-constexpr bool allows(const key_padding_mask<MS>& o, std::size_t /*i*/, std::size_t j) noexcept {
+constexpr bool allows(const key_padding_mask<MS>& o, std::size_t /*i*/, std::size_t j, std::size_t /*l*/,
+                      std::size_t /*s*/) noexcept {
   return o.keep.elems[0][j];
 }
 template <causal_alignment A>
-constexpr bool allows(const causal_mask<A>& /*o*/, std::size_t i, std::size_t j) noexcept {
-  return j <= i;  // L = S: both alignments are the same triangle
+constexpr bool allows(const causal_mask<A>& /*o*/, std::size_t i, std::size_t j, std::size_t l,
+                      std::size_t s) noexcept {
+  // upper left: j <= i; lower right: j <= i + (S - L), i.e. j + L <= i + S (no key for the first
+  // L - S queries when L > S). With L = S both are the same triangle.
+  return A == causal_alignment::upper_left ? j <= i : j + l <= i + s;
 }
 
-// The heads, row by row: for each query row i, the concatenated heads' row C_i (1 x H·DV) is
-// handed to emit(i, C_i). The only temporaries are K, V and one row each of Q, scores, mask and
-// C, so neither Q, the scores, the probabilities nor C is ever stored whole.
-// probs, when not null, receives every head's probabilities (H x N x N).
-template <std::size_t N, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, bool PC, class Emit,
-          class Probs, class... O>
-constexpr void heads_by_row(const std::int8_t (*x)[DModel], const attention_heads<DModel, H, DK, DV, PC>& l, Emit emit,
-                            Probs* probs, const O&... opts) noexcept {
+// The heads, row by row, queries from x (N rows) and keys and values from kv (S rows; kv = x
+// for self-attention): for each query row i, the concatenated heads' row C_i (1 x H·DV) is
+// handed to emit(i, C_i). The projections quantize as the layer says: Q with `query` (x's
+// quantization), K and V with `key` and `value` (kv's). The only temporaries are K, V and one
+// row each of Q, scores, mask and C, so neither Q, the scores, the probabilities nor C is ever
+// stored whole. probs, when not null, receives every head's probabilities (H x N x S).
+template <std::size_t N, std::size_t S, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, bool PC,
+          class Emit, class Probs, class... O>
+constexpr void heads_by_row(const std::int8_t (*x)[DModel], const std::int8_t (*kv)[DModel],
+                            const attention_heads<DModel, H, DK, DV, PC>& l, Emit emit, Probs* probs,
+                            const O&... opts) noexcept {
   constexpr std::size_t qw = H * DK, vw = H * DV;
-  std::int8_t k[N][qw]{}, v[N][vw]{};
-  matmul_transposed_kernel(rows_of<DModel>{x, 0}, rows_of<DModel>{l.wk.elems, 0}, N, qw, DModel, l.bk.elems[0], l.key,
+  std::int8_t k[S][qw]{}, v[S][vw]{};
+  matmul_transposed_kernel(rows_of<DModel>{kv, 0}, rows_of<DModel>{l.wk.elems, 0}, S, qw, DModel, l.bk.elems[0], l.key,
                            k, 0, l.channels.k());
-  matmul_transposed_kernel(rows_of<DModel>{x, 0}, rows_of<DModel>{l.wv.elems, 0}, N, vw, DModel, l.bv.elems[0], l.value,
-                           v, 0, l.channels.v());
+  matmul_transposed_kernel(rows_of<DModel>{kv, 0}, rows_of<DModel>{l.wv.elems, 0}, S, vw, DModel, l.bv.elems[0],
+                           l.value, v, 0, l.channels.v());
 #if CXMAT_DETAIL_DSP
-  std::int8_t vt[vw][N];
+  std::int8_t vt[vw][S];
   if (!std::is_constant_evaluated()) {
-    for (std::size_t j = 0; j < N; ++j) {
+    for (std::size_t j = 0; j < S; ++j) {
       for (std::size_t t = 0; t < vw; ++t) vt[t][j] = v[j][t];
     }
   }
 #endif
   const softmax_params sm = checked_softmax_params(l.softmax);
   for (std::size_t i = 0; i < N; ++i) {
-    std::int8_t q[1][qw]{}, p[1][N]{}, c[1][vw]{};
-    bool keep[N]{};
-    for (std::size_t j = 0; j < N; ++j) keep[j] = (true && ... && allows(opts, i, j));
+    std::int8_t q[1][qw]{}, p[1][S]{}, c[1][vw]{};
+    bool keep[S]{};
+    for (std::size_t j = 0; j < S; ++j) keep[j] = (true && ... && allows(opts, i, j, N, S));
     matmul_transposed_kernel(rows_of<DModel>{x + i, 0}, rows_of<DModel>{l.wq.elems, 0}, 1, qw, DModel, l.bq.elems[0],
                              l.query, q, 0, l.channels.q());
     for (std::size_t h = 0; h < H; ++h) {
-      matmul_transposed_kernel(rows_of<qw>{q, h * DK}, rows_of<qw>{k, h * DK}, 1, N, DK, nullptr, l.scores, p, 0);
-      softmax_row<N>(p[0], p[0], sizeof...(O) == 0 ? nullptr : keep, sm);
+      matmul_transposed_kernel(rows_of<qw>{q, h * DK}, rows_of<qw>{k, h * DK}, 1, S, DK, nullptr, l.scores, p, 0);
+      softmax_row<S>(p[0], p[0], sizeof...(O) == 0 ? nullptr : keep, sm);
       if constexpr (!std::is_same_v<Probs, std::nullptr_t>) {
-        for (std::size_t j = 0; j < N; ++j) probs->items[h].elems[i][j] = p[0][j];
+        for (std::size_t j = 0; j < S; ++j) probs->items[h].elems[i][j] = p[0][j];
       }
       // C_i(h·DV + j) = Σ_t p(t)·V(t, h·DV + j): V read down its columns.
 #if CXMAT_DETAIL_DSP
-      // With the DSP extension at run time, V transposed once (below) so that P·V's products
+      // With the DSP extension at run time, V transposed once (above) so that P·V's products
       // take the dual multiply-accumulate too.
       if (!std::is_constant_evaluated()) {
-        matmul_transposed_kernel(rows_of<N>{p, 0}, rows_of<N>{vt + h * DV, 0}, 1, DV, N, nullptr, l.context, c, h * DV);
+        matmul_transposed_kernel(rows_of<S>{p, 0}, rows_of<S>{vt + h * DV, 0}, 1, DV, S, nullptr, l.context, c, h * DV);
         continue;
       }
 #endif
-      matmul_transposed_kernel(rows_of<N>{p, 0}, columns_of<vw>{v, h * DV}, 1, DV, N, nullptr, l.context, c, h * DV);
+      matmul_transposed_kernel(rows_of<S>{p, 0}, columns_of<vw>{v, h * DV}, 1, DV, S, nullptr, l.context, c, h * DV);
     }
     emit(i, c);
   }
+}
+
+// heads_by_row's emit for a layer with W_o: Y_i = C_i·Woᵀ + bo into out's row i as soon as C_i is
+// known.
+template <std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, std::size_t DOut, bool PC>
+constexpr auto output_projection(const attention_layer<DModel, H, DK, DV, DOut, PC>& layer,
+                                 std::int8_t (*out)[DOut]) noexcept {
+  return [&layer, out](std::size_t i, const std::int8_t(*c)[H * DV]) {
+    matmul_transposed_kernel(rows_of<H * DV>{c, 0}, rows_of<H * DV>{layer.wo.elems, 0}, 1, DOut, H * DV,
+                             layer.bo.elems[0], layer.output, out + i, 0, layer.output_channels.get());
+  };
 }
 
 }  // namespace detail
@@ -174,8 +205,8 @@ requires InputFitsLayer<DM, DModel> &&
   static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && N.size <= max_matmul_depth,
                 "q8::multi_head_attention: n or d_model too large for the int8 kernels");
   matrix<std::int8_t, N, H * DV> ctx{};
-  detail::heads_by_row<N.size>(
-      x.elems, heads,
+  detail::heads_by_row<N.size, N.size>(
+      x.elems, x.elems, heads,
       [&ctx](std::size_t i, const std::int8_t(*c)[H * DV]) {
         for (std::size_t j = 0; j < H * DV; ++j) ctx.elems[i][j] = c[0][j];
       },
@@ -194,17 +225,52 @@ requires InputFitsLayer<DM, DModel> &&
   static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && H * DV <= max_matmul_depth,
                 "q8::multi_head_attention: n or d_model too large for the int8 kernels");
   matrix<std::int8_t, N, DOut> out{};
-  // Y_i = C_i·Woᵀ + bo as soon as C_i is known.
-  detail::heads_by_row<N.size>(
-      x.elems, static_cast<const attention_heads<DModel, H, DK, DV, PC>&>(layer),
-      [&out, &layer](std::size_t i, const std::int8_t(*c)[H * DV]) {
-        detail::matmul_transposed_kernel(detail::rows_of<H * DV>{c, 0}, detail::rows_of<H * DV>{layer.wo.elems, 0}, 1,
-                                         DOut, H * DV, layer.bo.elems[0], layer.output, out.elems + i, 0,
-                                         layer.output_channels.get());
-      },
-      static_cast<std::nullptr_t*>(nullptr), opts...);
+  detail::heads_by_row<N.size, N.size>(
+      x.elems, x.elems, static_cast<const attention_heads<DModel, H, DK, DV, PC>&>(layer),
+      detail::output_projection(layer, out.elems), static_cast<std::nullptr_t*>(nullptr), opts...);
   return out;
 }
+
+/// Int8 multi-head cross-attention with output projection (nn.MultiheadAttention(x, memory,
+/// memory), the decoder's multihead_attn): queries from x (n x d_model, the layer's input
+/// quantization), keys and values from memory (s x d_model, quantized with the layer's own memory
+/// quantization: its `key` and `value` products hold that zero point and scale), the result
+/// n x d_out (the output quantization). Options: masks fitting the n x s scores (mask,
+/// key_padding over the memory, causal, causal_lower_right), as in the float cross_attention.
+template <extent L, extent DM, extent S, extent DMm, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV,
+          std::size_t DOut, bool PC, class... O>
+requires InputFitsLayer<DM, DModel> && MemoryFitsLayer<DMm, DModel> &&
+    (QuantizedScoreMaskFits<O, L, S>&&...) constexpr matrix<std::int8_t, L, DOut> cross_attention(
+        const matrix<std::int8_t, L, DM>& x, const matrix<std::int8_t, S, DMm>& memory,
+        const attention_layer<DModel, H, DK, DV, DOut, PC>& layer, const O&... opts) noexcept {
+  static_assert(S.size <= max_softmax_row && DModel <= max_matmul_depth && H * DV <= max_matmul_depth &&
+                    S.size <= max_matmul_depth,
+                "q8::cross_attention: s or d_model too large for the int8 kernels");
+  matrix<std::int8_t, L, DOut> out{};
+  detail::heads_by_row<L.size, S.size>(
+      x.elems, memory.elems, static_cast<const attention_heads<DModel, H, DK, DV, PC>&>(layer),
+      detail::output_projection(layer, out.elems), static_cast<std::nullptr_t*>(nullptr), opts...);
+  return out;
+}
+
+/// Shape error: q8::cross_attention(x, memory, layer) with x's or memory's width other than the
+/// layer's d_model (x's reported first).
+template <extent L, extent DM, extent S, extent DMm, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV,
+          std::size_t DOut, bool PC, class... O>
+requires(!(
+    InputFitsLayer<DM, DModel> &&
+    MemoryFitsLayer<
+        DMm, DModel>)) decltype(cxmat::detail::
+                                    first_failure<
+                                        cxmat::detail::check<InputFitsLayer<DM, DModel>,
+                                                             shape_error::q8_attention_x_cols_must_equal_layer_d_model<
+                                                                 dim_of<DM>, DModel>>,
+                                        cxmat::detail::check<
+                                            MemoryFitsLayer<DMm, DModel>,
+                                            shape_error::q8_cross_attention_memory_cols_must_equal_layer_d_model<
+                                                dim_of<DMm>, DModel>>>::error())
+    cross_attention(const matrix<std::int8_t, L, DM>& x, const matrix<std::int8_t, S, DMm>& memory,
+                    const attention_layer<DModel, H, DK, DV, DOut, PC>& layer, const O&... opts) noexcept;
 
 /// Every head's int8 attention probabilities, H x n x n (scale 1/256, zero point -128: real
 /// weight = (p + 128) / 256), as the layer computes them; masked keys are -128 (weight 0). For
@@ -217,8 +283,8 @@ requires InputFitsLayer<DM, DModel> &&
   static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && N.size <= max_matmul_depth,
                 "q8::attention_probabilities: n or d_model too large for the int8 kernels");
   batch<std::int8_t, H, N, N> probs{};
-  detail::heads_by_row<N.size>(
-      x.elems, heads, [](std::size_t, const std::int8_t(*)[H * DV]) {}, &probs, opts...);
+  detail::heads_by_row<N.size, N.size>(
+      x.elems, x.elems, heads, [](std::size_t, const std::int8_t(*)[H * DV]) {}, &probs, opts...);
   return probs;
 }
 

@@ -70,7 +70,22 @@ enum class calibration_tensor : std::uint8_t {
   feed_forward_hidden,  // linear1's output, before and after the activation
   feed_forward_output,  // linear2's output
   residual2,
-  norm2_output
+  norm2_output,
+  cross_attention_input,  // a decoder layer's: its cross-attention's input (pre-norm: norm2's output), output,
+  cross_attention_output,
+  cross_wq,  // the cross-attention's weights and biases (its inner tensors keep the attention's names),
+  cross_wk,
+  cross_wv,
+  cross_wo,
+  cross_bq,
+  cross_bk,
+  cross_bv,
+  cross_bo,
+  residual3,  // the third residual sum, norm3's output (pre-norm), norm3's weights
+  norm3_output,
+  norm3_weight,
+  norm3_bias,
+  memory  // a cross-attention's (a decoder layer's) representative memories
 };
 
 /// How much of the int8 range a weight tensor uses, to make outliers visible: with symmetric
@@ -133,6 +148,7 @@ template <class Layer>
 struct calibration {
   Layer layer;
   quantization input{}, query{}, key{}, value{}, scores{}, context{}, output{};
+  quantization memory{};                // the keys' and values' input: the memory of a cross-attention, else `input`
   quantization wq{}, wk{}, wv{}, wo{};  // wo is {1, 0} when the layer has no output projection
   static constexpr quantization softmax_output = softmax_output_quantization;
   calibration_status status = calibration_status::ok;
@@ -292,47 +308,74 @@ inline constexpr bool is_projection_bias_any<projection_bias<P, T, W>> = true;
 
 // Projection biases take no part in masking.
 template <projection P, class T, extent W>
-constexpr bool allows(const projection_bias<P, T, W>& /*o*/, std::size_t /*i*/, std::size_t /*j*/) noexcept {
+constexpr bool allows(const projection_bias<P, T, W>& /*o*/, std::size_t /*i*/, std::size_t /*j*/, std::size_t /*l*/,
+                      std::size_t /*s*/) noexcept {
   return true;
 }
 
 // Per-channel weights are an option that masks nothing.
-constexpr bool allows(per_channel_weights_t /*o*/, std::size_t /*i*/, std::size_t /*j*/) noexcept { return true; }
+constexpr bool allows(per_channel_weights_t /*o*/, std::size_t /*i*/, std::size_t /*j*/, std::size_t /*l*/,
+                      std::size_t /*s*/) noexcept {
+  return true;
+}
 
 // The float layer on one input, reporting every intermediate to the ranges (masked scores are
-// left out: the int8 layer never quantizes them).
-template <std::size_t H, std::size_t N, std::size_t DM, std::size_t QW, std::size_t VW, class X, class WQ, class WK,
-          class WV, class B, class... O>
-constexpr void observe(const X& x, const WQ& wq, const WK& wk, const WV& wv, const B& bias, range* r, double* ctx,
-                       const O&... opts) noexcept {
+// left out: the int8 layer never quantizes them): queries from x (N rows), keys and values from
+// kv (S rows; x itself for self-attention, Cross false). The projections in i-t-j order on the
+// raw arrays: one statement per multiply-add, the cheapest for the constant evaluator, and each
+// element still sums over t in increasing order, as matmul does; the biases after the products,
+// as the float API adds them (X·W + b; none when none is given). Self-attention projects all
+// three in one pass over x (a separate pass for K and V costs g++'s evaluator enough operations
+// to push the largest layers of constexpr_reach.py over its limit), cross-attention Q over x and
+// K, V over the memory.
+template <std::size_t H, std::size_t N, std::size_t S, std::size_t DM, std::size_t QW, std::size_t VW, bool Cross,
+          class X, class KV, class WQ, class WK, class WV, class B, class... O>
+constexpr void observe(const X& x, const KV& kv, const WQ& wq, const WK& wk, const WV& wv, const B& bias, range* r,
+                       double* ctx, const O&... opts) noexcept {
   constexpr std::size_t dk = QW / H, dv = VW / H;
-  double q[N][QW]{}, k[N][QW]{}, v[N][VW]{};
-  // i-t-j order on the raw arrays: one statement per multiply-add, the cheapest for the constant
-  // evaluator, and each element still sums over t in increasing order, as matmul does.
-  for (std::size_t i = 0; i < N; ++i) {
-    for (std::size_t t = 0; t < DM; ++t) {
-      const double xit = x.elems[i][t];
-      for (std::size_t j = 0; j < QW; ++j) q[i][j] += xit * wq.elems[t][j];
-      for (std::size_t j = 0; j < QW; ++j) k[i][j] += xit * wk.elems[t][j];
-      for (std::size_t j = 0; j < VW; ++j) v[i][j] += xit * wv.elems[t][j];
+  double q[N][QW]{}, k[S][QW]{}, v[S][VW]{};
+  if constexpr (Cross) {
+    for (std::size_t i = 0; i < N; ++i) {
+      for (std::size_t t = 0; t < DM; ++t) {
+        const double xit = x.elems[i][t];
+        for (std::size_t j = 0; j < QW; ++j) q[i][j] += xit * wq.elems[t][j];
+      }
+      for (std::size_t j = 0; j < QW; ++j) r[0].add(q[i][j] += B::any ? bias.q[j] : 0.0);
     }
-    // The biases after the products, as the float API adds them (X·W + b).
-    if constexpr (B::any) {
-      for (std::size_t j = 0; j < QW; ++j) r[0].add(q[i][j] += bias.q[j]), r[1].add(k[i][j] += bias.k[j]);
-      for (std::size_t j = 0; j < VW; ++j) r[2].add(v[i][j] += bias.v[j]);
-    } else {
-      for (std::size_t j = 0; j < QW; ++j) r[0].add(q[i][j]), r[1].add(k[i][j]);
-      for (std::size_t j = 0; j < VW; ++j) r[2].add(v[i][j]);
+    for (std::size_t i = 0; i < S; ++i) {
+      for (std::size_t t = 0; t < DM; ++t) {
+        const double mit = kv.elems[i][t];
+        for (std::size_t j = 0; j < QW; ++j) k[i][j] += mit * wk.elems[t][j];
+        for (std::size_t j = 0; j < VW; ++j) v[i][j] += mit * wv.elems[t][j];
+      }
+      for (std::size_t j = 0; j < QW; ++j) r[1].add(k[i][j] += B::any ? bias.k[j] : 0.0);
+      for (std::size_t j = 0; j < VW; ++j) r[2].add(v[i][j] += B::any ? bias.v[j] : 0.0);
+    }
+  } else {
+    for (std::size_t i = 0; i < N; ++i) {
+      for (std::size_t t = 0; t < DM; ++t) {
+        const double xit = x.elems[i][t];
+        for (std::size_t j = 0; j < QW; ++j) q[i][j] += xit * wq.elems[t][j];
+        for (std::size_t j = 0; j < QW; ++j) k[i][j] += xit * wk.elems[t][j];
+        for (std::size_t j = 0; j < VW; ++j) v[i][j] += xit * wv.elems[t][j];
+      }
+      if constexpr (B::any) {
+        for (std::size_t j = 0; j < QW; ++j) r[0].add(q[i][j] += bias.q[j]), r[1].add(k[i][j] += bias.k[j]);
+        for (std::size_t j = 0; j < VW; ++j) r[2].add(v[i][j] += bias.v[j]);
+      } else {
+        for (std::size_t j = 0; j < QW; ++j) r[0].add(q[i][j]), r[1].add(k[i][j]);
+        for (std::size_t j = 0; j < VW; ++j) r[2].add(v[i][j]);
+      }
     }
   }
   const double root = cxmat::sqrt(static_cast<double>(dk));
   for (std::size_t h = 0; h < H; ++h) {
     for (std::size_t i = 0; i < N; ++i) {
-      double s[N]{};
-      bool keep[N]{};
+      double s[S]{};
+      bool keep[S]{};
       double max = std::numeric_limits<double>::lowest();
-      for (std::size_t j = 0; j < N; ++j) {
-        keep[j] = (true && ... && allows(opts, i, j));
+      for (std::size_t j = 0; j < S; ++j) {
+        keep[j] = (true && ... && allows(opts, i, j, N, S));
         for (std::size_t t = 0; t < dk; ++t) s[j] += q[i][h * dk + t] * k[j][h * dk + t];
         s[j] /= root;
         if (keep[j]) {
@@ -341,13 +384,13 @@ constexpr void observe(const X& x, const WQ& wq, const WK& wk, const WV& wv, con
         }
       }
       double sum = 0;
-      for (std::size_t j = 0; j < N; ++j) {
+      for (std::size_t j = 0; j < S; ++j) {
         s[j] = keep[j] ? cxmat::exp(s[j] - max) : 0.0;
         sum += s[j];
       }
       for (std::size_t c = 0; c < dv; ++c) {
         double acc = 0;
-        for (std::size_t j = 0; j < N; ++j) acc += s[j] * v[j][h * dv + c];
+        for (std::size_t j = 0; j < S; ++j) acc += s[j] * v[j][h * dv + c];
         acc = sum > 0 ? acc / sum : 0.0;
         ctx[i * VW + h * dv + c] = acc;
         r[4].add(acc);
@@ -397,16 +440,39 @@ constexpr std::size_t out_width() noexcept {
   }
 }
 
-// The whole calibration, with or without the output projection (Wo a matrix, or nullptr_t).
-template <class Layer, std::size_t H, class XS, class WQ, class WK, class WV, class WO, class... O>
-constexpr calibration<Layer> calibrate_layer(const XS& xs, const WQ& wq, const WK& wk, const WV& wv, const WO& wo,
-                                             const O&... opts) noexcept {
-  constexpr bool has_wo = !std::is_same_v<WO, std::nullptr_t>;
+// Item b of the keys' and values' input: the memories of a cross-attention, or xs itself.
+template <class XS, class MS>
+constexpr const auto& keys_input(const XS& xs, const MS& ms, std::size_t b) noexcept {
+  if constexpr (std::is_same_v<MS, std::nullptr_t>) {
+    return xs.items[b];
+  } else {
+    return ms.items[b];
+  }
+}
+
+// The whole calibration, with or without the output projection (Wo a matrix, or nullptr_t), of
+// self-attention (MS nullptr_t) or of cross-attention from xs to the memories ms (B x S x DM).
+template <class Layer, std::size_t H, class XS, class MS, class WQ, class WK, class WV, class WO, class... O>
+constexpr calibration<Layer> calibrate_layer(const XS& xs, const MS& ms, const WQ& wq, const WK& wk, const WV& wv,
+                                             const WO& wo, const O&... opts) noexcept {
+  constexpr bool has_wo = !std::is_same_v<WO, std::nullptr_t>, cross = !std::is_same_v<MS, std::nullptr_t>;
   constexpr std::size_t n = XS::rows, dm = XS::cols, qw = WQ::cols, vw = WV::cols;
+  constexpr std::size_t s = [] {
+    if constexpr (cross) {
+      return MS::rows;
+    } else {
+      return XS::rows;
+    }
+  }();
   // Refused tensors first: nothing below may meet a NaN or an infinity it did not compute.
   refusal bad{};
   for (std::size_t b = 0; b < XS::count; ++b) {
     check_finite<calibration_tensor::input>(xs[b], b, calibration_status::non_finite_input, bad);
+  }
+  if constexpr (cross) {
+    for (std::size_t b = 0; b < XS::count; ++b) {
+      check_finite<calibration_tensor::memory>(ms[b], b, calibration_status::non_finite_input, bad);
+    }
   }
   check_finite<calibration_tensor::wq>(wq, 0, calibration_status::non_finite_weight, bad);
   check_finite<calibration_tensor::wk>(wk, 0, calibration_status::non_finite_weight, bad);
@@ -424,13 +490,18 @@ constexpr calibration<Layer> calibrate_layer(const XS& xs, const WQ& wq, const W
   (take_bias<projection::value>(fb.v, opts), ...);
   (take_bias<projection::output>(fb.o, opts), ...);
 
-  range r[5]{}, rx{}, ry{};
+  range r[5]{}, rx{}, ry{}, rm{};
   double ctx[n * vw]{};
   for (std::size_t b = 0; b < XS::count; ++b) {
     for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t j = 0; j < dm; ++j) rx.add(xs(b, i, j));
     }
-    observe<H, n, dm, qw, vw>(xs[b], wq, wk, wv, fb, r, ctx, opts...);
+    if constexpr (cross) {
+      for (std::size_t i = 0; i < s; ++i) {
+        for (std::size_t j = 0; j < dm; ++j) rm.add(ms(b, i, j));
+      }
+    }
+    observe<H, n, s, dm, qw, vw, cross>(xs.items[b], keys_input(xs, ms, b), wq, wk, wv, fb, r, ctx, opts...);
     if constexpr (has_wo) {
       for (std::size_t i = 0; i < n; ++i) {
         double y[WO::cols]{};
@@ -453,6 +524,7 @@ constexpr calibration<Layer> calibrate_layer(const XS& xs, const WQ& wq, const W
 
   calibration<Layer> c{};
   c.input = rx.asymmetric();
+  c.memory = cross ? rm.asymmetric() : c.input;
   c.query = r[0].asymmetric(), c.key = r[1].asymmetric(), c.value = r[2].asymmetric();
   c.scores = r[3].asymmetric(), c.context = r[4].asymmetric();
   c.wq = symmetric_of(wq), c.wk = symmetric_of(wk), c.wv = symmetric_of(wv);
@@ -464,18 +536,18 @@ constexpr calibration<Layer> calibrate_layer(const XS& xs, const WQ& wq, const W
   l.wk = quantize_channels<qw, dm, pc>(wk, c.wk_scales);
   l.wv = quantize_channels<vw, dm, pc>(wv, c.wv_scales);
   l.bq = quantized_bias(fb.q, c.input.scale, c.wq_scales);
-  l.bk = quantized_bias(fb.k, c.input.scale, c.wk_scales);
-  l.bv = quantized_bias(fb.v, c.input.scale, c.wv_scales);
+  l.bk = quantized_bias(fb.k, c.memory.scale, c.wk_scales);
+  l.bv = quantized_bias(fb.v, c.memory.scale, c.wv_scales);
   l.query = product_params(c.input, c.wq, c.query);
-  l.key = product_params(c.input, c.wk, c.key);
-  l.value = product_params(c.input, c.wv, c.value);
+  l.key = product_params(c.memory, c.wk, c.key);
+  l.value = product_params(c.memory, c.wv, c.value);
   if constexpr (pc) {
     for (std::size_t j = 0; j < qw; ++j) {
       l.channels.query[j] = product_params(c.input, {c.wq_scales.elems[0][j], 0}, c.query).output;
-      l.channels.key[j] = product_params(c.input, {c.wk_scales.elems[0][j], 0}, c.key).output;
+      l.channels.key[j] = product_params(c.memory, {c.wk_scales.elems[0][j], 0}, c.key).output;
     }
     for (std::size_t j = 0; j < vw; ++j) {
-      l.channels.value[j] = product_params(c.input, {c.wv_scales.elems[0][j], 0}, c.value).output;
+      l.channels.value[j] = product_params(c.memory, {c.wv_scales.elems[0][j], 0}, c.value).output;
     }
   }
   constexpr std::size_t head_width = qw / H;  // d_k of one head
@@ -511,9 +583,9 @@ template <std::size_t H, auto DM, auto DMq, auto QW, auto DMk, auto KW, auto DMv
 concept CalibrationShapesFit = ProjectionFitsInput<DM, DMq> && ProjectionFitsInput<DM, DMk> &&
     ProjectionFitsInput<DM, DMv> && QueryKeyWidthsMatch<QW, KW> && HeadsDivideWidth<QW, H> && HeadsDivideWidth<VW, H>;
 
-/// calibrate's options: masks that fit the n x n scores, and at most one float or double bias per
-/// projection (query_bias, key_bias, value_bias; output_bias only with Wo), each as wide as its
-/// projection, as the float API takes them (PyTorch's in_proj_bias and out_proj.bias).
+/// calibrate's options: masks that fit the n x n scores (n x s for cross-attention), and at most one float or double
+/// bias per projection (query_bias, key_bias, value_bias; output_bias only with Wo), each as wide as its projection, as
+/// the float API takes them (PyTorch's in_proj_bias and out_proj.bias).
 template <projection P, auto W, auto QW, auto VW, auto DO>
 constexpr bool bias_fits_projection() noexcept {
   if constexpr (P == projection::value) {
@@ -524,17 +596,21 @@ constexpr bool bias_fits_projection() noexcept {
     return compatible_extents<W, QW>;
   }
 }
-template <class O, auto N, auto QW, auto VW, auto DO, bool HasWo>
-inline constexpr bool calibration_option_fits = QuantizedMaskFits<O, N>;
-template <auto N, auto QW, auto VW, auto DO, bool HasWo>
-inline constexpr bool calibration_option_fits<per_channel_weights_t, N, QW, VW, DO, HasWo> = true;
-template <auto N, auto QW, auto VW, auto DO, bool HasWo, projection P, class U, extent W>
-inline constexpr bool calibration_option_fits<projection_bias<P, U, W>, N, QW, VW, DO, HasWo> =
+template <class O, auto N, auto S, auto QW, auto VW, auto DO, bool HasWo>
+inline constexpr bool calibration_option_fits = QuantizedScoreMaskFits<O, N, S>;
+template <auto N, auto S, auto QW, auto VW, auto DO, bool HasWo>
+inline constexpr bool calibration_option_fits<per_channel_weights_t, N, S, QW, VW, DO, HasWo> = true;
+template <auto N, auto S, auto QW, auto VW, auto DO, bool HasWo, projection P, class U, extent W>
+inline constexpr bool calibration_option_fits<projection_bias<P, U, W>, N, S, QW, VW, DO, HasWo> =
     (std::same_as<U, float> || std::same_as<U, double>)&&(P != projection::output || HasWo) &&
     bias_fits_projection<P, W, QW, VW, DO>();
 template <auto N, auto QW, auto VW, auto DO, bool HasWo, class... O>
 concept CalibrationOptionsFit =
-    (calibration_option_fits<std::remove_cvref_t<O>, N, QW, VW, DO, HasWo> && ...) && OptionsAreConsistent<O...>;
+    (calibration_option_fits<std::remove_cvref_t<O>, N, N, QW, VW, DO, HasWo> && ...) && OptionsAreConsistent<O...>;
+/// The same for cross-attention's n x s scores.
+template <auto N, auto S, auto QW, auto VW, auto DO, class... O>
+concept CrossCalibrationOptionsFit =
+    (calibration_option_fits<std::remove_cvref_t<O>, N, S, QW, VW, DO, true> && ...) && OptionsAreConsistent<O...>;
 
 /// calibrate's inputs and weights: float or double (each tensor its own).
 template <class T>
@@ -564,7 +640,7 @@ requires CalibrationElement<TX> && CalibrationElement<TW> && CalibrationShapesFi
            calibrate(const batch<TX, B, N, DM>& xs, const matrix<TW, DMq, QW>& wq, const matrix<TW, DMk, KW>& wk,
                      const matrix<TW, DMv, VW>& wv, const O&... opts) noexcept {
   return detail::calibrate_layer<attention_heads<DM.size, H, QW.size / H, VW.size / H, detail::wants_per_channel<O...>>,
-                                 H>(xs, wq, wk, wv, nullptr, opts...);
+                                 H>(xs, nullptr, wq, wk, wv, nullptr, opts...);
 }
 
 /// As above with the output projection Wo ((H·d_v) x d_out): the result's `layer` is an
@@ -578,7 +654,29 @@ calibrate(const batch<TX, B, N, DM>& xs, const matrix<TW, DMq, QW>& wq, const ma
           const matrix<TW, DMv, VW>& wv, const matrix<TW, VWo, DO>& wo, const O&... opts) noexcept {
   return detail::calibrate_layer<
       attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size, detail::wants_per_channel<O...>>, H>(
-      xs, wq, wk, wv, wo, opts...);
+      xs, nullptr, wq, wk, wv, wo, opts...);
+}
+
+/// Calibrates H-head cross-attention with output projection (the float API's
+/// cross_attention<H>(x, memory, Wq, Wk, Wv, Wo, options...), a decoder's multihead_attn) on B
+/// representative pairs: queries' inputs xs (B x n x d_model) and memories (B x s x d_model, item
+/// b with xs's item b), as above, the memories with their own quantization (`memory`: K and V are
+/// projected from it, bk and bv scaled by it; quantize the int8 layer's memory with it). The
+/// result's `layer` runs as q8::cross_attention(x8, memory8, layer, masks...). Options: masks
+/// fitting the n x s scores, the four biases, per_channel_weights. A NaN or an infinity in the
+/// memories is refused as `calibration_tensor::memory`.
+template <std::size_t H, class TX, extent B, extent N, extent DM, class TM, extent BM, extent S, extent DMm, class TW,
+          extent DMq, extent QW, extent DMk, extent KW, extent DMv, extent VW, extent VWo, extent DO, class... O>
+requires CalibrationElement<TX> && CalibrationElement<TM> && CalibrationElement<TW> && BatchSizesMatch<B, BM> &&
+    MemoryFitsLayer<DMm, DM.size> && CalibrationShapesFit<H, DM, DMq, QW, DMk, KW, DMv, VW> &&
+    OutputProjectionFitsHeads<VW, VWo> && CrossCalibrationOptionsFit<N, S, QW, VW, DO, O...>
+constexpr calibration<attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size, detail::wants_per_channel<O...>>>
+calibrate(const batch<TX, B, N, DM>& xs, const batch<TM, BM, S, DMm>& memories, const matrix<TW, DMq, QW>& wq,
+          const matrix<TW, DMk, KW>& wk, const matrix<TW, DMv, VW>& wv, const matrix<TW, VWo, DO>& wo,
+          const O&... opts) noexcept {
+  return detail::calibrate_layer<
+      attention_layer<DM.size, H, QW.size / H, VW.size / H, DO.size, detail::wants_per_channel<O...>>, H>(
+      xs, memories, wq, wk, wv, wo, opts...);
 }
 
 }  // namespace cxmat::q8

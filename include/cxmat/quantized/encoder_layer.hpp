@@ -56,6 +56,22 @@ constexpr activation_table<true> make_activation_table(quantization in, quantiza
   return t;
 }
 
+namespace detail {
+// The feed-forward network of the int8 encoder and decoder layers: linear2(act(linear1(v))), ReLU
+// fused into linear1 (an empty table), other activations looked up in the table.
+template <class V, std::size_t D, std::size_t F, bool PC, bool Table>
+constexpr auto feed_forward_q8(const V& v, const linear_module<D, F, PC>& linear1, const activation_table<Table>& act,
+                               const linear_module<F, D, PC>& linear2) noexcept {
+  auto hidden = linear1(v);
+  if constexpr (Table) {
+    for (std::size_t i = 0; i < V::rows; ++i) {
+      for (std::size_t j = 0; j < F; ++j) hidden.elems[i][j] = act.values[hidden.elems[i][j] + 128];
+    }
+  }
+  return linear2(hidden);
+}
+}  // namespace detail
+
 /// nn.TransformerEncoderLayer(DModel, H, DFF, activation = Act, norm_first = NormFirst) in int8:
 ///   post-norm: h = add1(x, self_attn(x)); n = norm1(h); y = norm2(add2(n, ff(n)))
 ///   pre-norm:  n = norm1(x); h = add1(x, self_attn(n)); y = add2(h, ff(norm2(h)))
@@ -106,13 +122,7 @@ struct encoder_layer {
   /// linear2(act(linear1(v))).
   template <extent N>
   constexpr matrix<std::int8_t, N, DModel> feed_forward(const matrix<std::int8_t, N, DModel>& v) const noexcept {
-    matrix<std::int8_t, N, DFF> hidden = linear1(v);
-    if constexpr (Act != activation::relu) {
-      for (std::size_t i = 0; i < N.size; ++i) {
-        for (std::size_t j = 0; j < DFF; ++j) hidden.elems[i][j] = act.values[hidden.elems[i][j] + 128];
-      }
-    }
-    return linear2(hidden);
+    return detail::feed_forward_q8(v, linear1, act, linear2);
   }
 };
 
@@ -173,7 +183,7 @@ constexpr module_calibration<encoder_layer<D.size, H, F.size, Act, NF, PC>> cali
   }
   const auto& sa = f.self_attn;
   const auto ac = calibrate_layer<attention_layer<d, H, d / H, d / H, d, PC>, H>(
-      att_in, sa.w_q, sa.w_k, sa.w_v, sa.w_o, query_bias(sa.b_q), key_bias(sa.b_k), value_bias(sa.b_v),
+      att_in, nullptr, sa.w_q, sa.w_k, sa.w_v, sa.w_o, query_bias(sa.b_q), key_bias(sa.b_k), value_bias(sa.b_v),
       output_bias(sa.b_o), masks...);
   if (!ac.ok()) {
     bad.set(ac.status,

@@ -1,5 +1,6 @@
 // Shape errors of the int8 layer (cxmat::q8) in plain words: in plain mode (CXMAT_PLAIN_ERRORS,
-// core/config.hpp) each q8 shape error (quantized/matmul.hpp, attention.hpp, linear.hpp, encoder_layer.hpp) is defined
+// core/config.hpp) each q8 shape error (quantized/matmul.hpp, attention.hpp, linear.hpp, encoder_layer.hpp,
+// decoder_layer.hpp) is defined
 // here as a static_assert whose message is one sentence built at compile time. Outside plain
 // mode this header defines nothing and the errors stay incomplete types.
 #pragma once
@@ -27,12 +28,13 @@ constexpr sentence q8_bias_width() noexcept {
       " (bias is 1 x C, bt is C x K).");
 }
 
-// "<call>: x's columns (<dim>) must equal the <owner>'s <name> = <width><tail>": the input
-// width of an int8 module.
+// "<call>: <operand>'s columns (<dim>) must equal the <owner>'s <name> = <width><tail>": the
+// input width of an int8 module.
 template <class XCols, std::size_t Width>
-constexpr sentence q8_input_width(const char* call, const char* width_name, const char* tail) noexcept {
+constexpr sentence q8_input_width(const char* call, const char* width_name, const char* tail,
+                                  const char* operand = "x") noexcept {
   sentence s;
-  s.put(call).put(": x's columns ");
+  s.put(call).put(": ").put(operand).put("'s columns ");
   put_dim<XCols>(s);
   s.put(" must equal the ").put(width_name).put(" = ").put(Width).put(tail);
   return s;
@@ -65,6 +67,12 @@ struct q8_attention_x_cols_must_equal_layer_d_model {
   static_assert(false, cxmat::detail::plain::q8_input_width<XCols, DModel>("q8::multi_head_attention(x, layer)",
                                                                            "layer's d_model", " (x is n x d_model)."));
 };
+template <class MemoryCols, std::size_t DModel>
+struct q8_cross_attention_memory_cols_must_equal_layer_d_model {
+  static_assert(false, cxmat::detail::plain::q8_input_width<MemoryCols, DModel>(
+                           "q8::cross_attention(x, memory, layer)", "layer's d_model",
+                           " (the memory is s x d_model, as x is n x d_model).", "memory"));
+};
 template <class XCols, std::size_t In>
 struct q8_linear_x_cols_must_equal_d_in {
   static_assert(false, cxmat::detail::plain::q8_input_width<XCols, In>("q8::linear_module(x)", "module's d_in",
@@ -74,6 +82,17 @@ template <class XCols, std::size_t DModel>
 struct q8_encoder_x_cols_must_equal_d_model {
   static_assert(false, cxmat::detail::plain::q8_input_width<XCols, DModel>("q8::encoder_layer(x)", "layer's d_model",
                                                                            " (x is n x d_model)."));
+};
+template <class XCols, std::size_t DModel>
+struct q8_decoder_x_cols_must_equal_d_model {
+  static_assert(false, cxmat::detail::plain::q8_input_width<XCols, DModel>("q8::decoder_layer(x, memory)",
+                                                                           "layer's d_model", " (x is n x d_model)."));
+};
+template <class MemoryCols, std::size_t DModel>
+struct q8_decoder_memory_cols_must_equal_d_model {
+  static_assert(false, cxmat::detail::plain::q8_input_width<MemoryCols, DModel>(
+                           "q8::decoder_layer(x, memory)", "layer's d_model",
+                           " (the memory is s x d_model, as x is n x d_model).", "memory"));
 };
 template <class Rows, class Cols>
 struct q8_input_must_be_int8_not_uint8 {
