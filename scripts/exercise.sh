@@ -132,6 +132,8 @@ headline() {  # the compiler's output on stdin
   elif [[ "$line" =~ static\ assertion\ failed(\ due\ to\ requirement\ \'.*\')?:\ (.*)$ ]]; then
     local message="${BASH_REMATCH[2]}"
     echo "a check failed: ${message%% | yours (*}"  # a check.hpp macro's values are shown below
+  elif [[ "$line" =~ error:\ static_assert\ failed(\ due\ to\ requirement\ \'.*\')?\ \"(.*)\"$ ]]; then
+    echo "a check failed: ${BASH_REMATCH[2]}"  # clang++ 16 and older
   else
     printf '%s\n' "${line#*error: }"
   fi
@@ -235,7 +237,7 @@ if [[ "$1" =~ ^[0-9]+$ ]]; then
   number="$(basename "$dir" | cut -c1-2)"
   name="Exercise $number"
 elif [[ -d "$1" ]]; then
-  dir="$(cd "$1" && pwd)"
+  dir="${1%/}"
   number=""
   name="Exercise $(basename "$dir")"
   for part in README.md start.cpp solution.cpp hint.txt; do
