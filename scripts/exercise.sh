@@ -236,10 +236,12 @@ if [[ "$1" =~ ^[0-9]+$ ]]; then
   fi
   number="$(basename "$dir" | cut -c1-2)"
   name="Exercise $number"
+  again="$((10#$number))"  # the argument that checks it again
 elif [[ -d "$1" ]]; then
   dir="${1%/}"
   number=""
   name="Exercise $(basename "$dir")"
+  again="$1"
   for part in README.md start.cpp solution.cpp hint.txt; do
     if [[ ! -f "$dir/$part" ]]; then
       echo "$1 is not an exercise folder: it has no $part (exercises/README.md, \"Writing your own exercise\")."
@@ -351,6 +353,6 @@ if [[ $full -eq 1 ]]; then
   printf '%s\n' "$output"
 else
   printf '%s\n' "$output" | lines_that_matter | sed 's/^/  /'
-  echo "  ($(printf '%s\n' "$output" | wc -l) lines in all: bash scripts/exercise.sh --full $1${2:+ $2} shows them)"
+  echo "  ($(printf '%s\n' "$output" | wc -l) lines in all: bash scripts/exercise.sh --full $again${2:+ $2} shows them)"
 fi
 exit 1
