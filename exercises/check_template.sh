@@ -2,9 +2,9 @@
 # Tests "Writing your own exercise" (exercises/README.md) as a teacher follows it: copies
 # exercises/template to a folder of its own, runs scripts/exercise.sh on it and on its solution,
 # changes its check to the tolerance form check::close(actual, expected, rel_tol, abs_tol), and
-# runs check_mistakes.py --folder on it. A failed check must show both values and the tolerance
-# (from the check's message where the compiler builds it, else from the checker's second compile);
-# the solution must PASS.
+# runs check_mistakes.py --folder on it. A failed check must show both values and the tolerance, or
+# both shapes (from the check's message where the compiler builds it, else from the checker's
+# second compile); the solution must PASS.
 #   bash exercises/check_template.sh <compiler> [extra flags] [python3 with the mistakes' test]
 set -u
 export CXX="$1"
@@ -41,6 +41,16 @@ requires_values "$out" $? "CXMAT_EXPECT_NEAR, start.cpp" \
   "element [0][0] is 0, expected 0.25: off by 0.25, more than the tolerance 1e-12 (absolute)"
 out="$(bash "$root/scripts/exercise.sh" my_exercise my_exercise/solution.cpp 2>&1)"
 requires_pass "$out" $? "CXMAT_EXPECT_NEAR, solution.cpp"
+
+# A result of another shape fails the check with its own words, not with a compile error of its own.
+sed 's/^constexpr auto weights = .*/constexpr auto weights = cxmat::transpose(cxmat::matrix<double, 2, 3>{});/' \
+  my_exercise/start.cpp >my_exercise/shape.cpp
+out="$(bash "$root/scripts/exercise.sh" my_exercise my_exercise/shape.cpp 2>&1)"
+status=$?
+printf '%s\n' "$out"
+[[ $status -eq 1 ]] && grep -qF 'the shapes differ: yours is 3 x 2, expected 2 x 2' <<<"$out" ||
+  fail "a result of another shape: the shapes are not stated"
+rm my_exercise/shape.cpp
 
 # The same check as static_assert(check::close(actual, expected, rel_tol, abs_tol), "...").
 sed -i 's/^CXMAT_EXPECT_NEAR(weights, \(.*\), 1e-12);$/static_assert(check::close(weights, \1, 1e-9, 1e-12), "weights: the softmax of each row");/' \
