@@ -6,9 +6,8 @@
 //   static_assert(check::close(Z, expected), "Z = softmax(Q.K^T / sqrt(d_k)).V");  // 1e-9 relative
 //   static_assert(check::close(Z, expected, 1e-6, 1e-9), "...");  // rel_tol, abs_tol
 //   CXMAT_EXPECT_NEAR(Z, expected, 1e-6);   // |yours - expected| <= 1e-6 for every element
-//   CXMAT_EXPECT_CLOSE(Z, expected);        // the default tolerance of check::close
 //
-// The two macros are static_asserts whose message, where the compiler builds static_assert
+// The macro is a static_assert whose message, where the compiler builds static_assert
 // messages from constant expressions (P2741: clang++ 17+ with -std=c++2c), states the element that
 // differs, both values, the tolerance and both matrices, computed by the compiler. Elsewhere the
 // message is the check's text, and scripts/exercise.sh prints the same explanation (check::explain)
@@ -269,7 +268,7 @@ constexpr message explain(const A& actual, const B& expected, double rel_tol = d
   return m;
 }
 
-/// The message of CXMAT_EXPECT_NEAR and CXMAT_EXPECT_CLOSE: the check as written, explain(...),
+/// The message of CXMAT_EXPECT_NEAR: the check as written, explain(...),
 /// then both values: "CHECK: EXPLANATION | yours (3 x 3): [[...]] | expected (3 x 3): [[...]]".
 template <class A, class B>
 constexpr message report(const char* check, const A& actual, const B& expected, double rel_tol, double abs_tol) {
@@ -290,21 +289,17 @@ constexpr message report(const char* check, const A& actual, const B& expected, 
 
 }  // namespace check
 
+/// static_assert that `actual` has the shape of `expected` and every element is within `tol` of
+/// it (absolute, as GoogleTest's EXPECT_NEAR). Where static_assert messages are constant
+/// expressions (P2741), the message is report(...): the element out of tolerance, both values,
+/// the tolerance and both matrices; elsewhere the check as written.
 #if defined(__cpp_static_assert) && __cpp_static_assert >= 202306L
-#define CXMAT_CHECK_DETAIL_ASSERT(text, actual, expected, rel_tol, abs_tol) \
-  static_assert(::check::close((actual), (expected), (rel_tol), (abs_tol)), \
-                ::check::report(text, (actual), (expected), (rel_tol), (abs_tol)))
+#define CXMAT_EXPECT_NEAR(actual, expected, tol)        \
+  static_assert(                                        \
+      ::check::close((actual), (expected), 0.0, (tol)), \
+      ::check::report("CXMAT_EXPECT_NEAR(" #actual ", " #expected ", " #tol ")", (actual), (expected), 0.0, (tol)))
 #else
-#define CXMAT_CHECK_DETAIL_ASSERT(text, actual, expected, rel_tol, abs_tol) \
-  static_assert(::check::close((actual), (expected), (rel_tol), (abs_tol)), text " failed")
+#define CXMAT_EXPECT_NEAR(actual, expected, tol)                  \
+  static_assert(::check::close((actual), (expected), 0.0, (tol)), \
+                "CXMAT_EXPECT_NEAR(" #actual ", " #expected ", " #tol ") failed")
 #endif
-
-/// static_assert that every element of `actual` is within `tol` of `expected` (absolute, as
-/// GoogleTest's EXPECT_NEAR), with the same shape.
-#define CXMAT_EXPECT_NEAR(actual, expected, tol) \
-  CXMAT_CHECK_DETAIL_ASSERT("CXMAT_EXPECT_NEAR(" #actual ", " #expected ", " #tol ")", actual, expected, 0.0, tol)
-
-/// static_assert of check::close(actual, expected): 1e-9 relative or 1e-12 absolute.
-#define CXMAT_EXPECT_CLOSE(actual, expected)                                                    \
-  CXMAT_CHECK_DETAIL_ASSERT("CXMAT_EXPECT_CLOSE(" #actual ", " #expected ")", actual, expected, \
-                            ::check::default_rel_tol, ::check::default_abs_tol)

@@ -151,15 +151,14 @@ student_line() {  # $1: the compiled file, $2: its name as shown; the compiler's
 }
 
 # A value check: answers::close(ACTUAL, EXPECTED) or check::close(ACTUAL, EXPECTED[, REL_TOL[,
-# ABS_TOL]]) in a static_assert, or CXMAT_EXPECT_NEAR(ACTUAL, EXPECTED, TOL) or
-# CXMAT_EXPECT_CLOSE(ACTUAL, EXPECTED) (exercises/check.hpp).
-VALUE_CHECK='(static_assert\((answers|check)::close\(|CXMAT_EXPECT_(NEAR|CLOSE)\()'
+# ABS_TOL]]) in a static_assert, or CXMAT_EXPECT_NEAR(ACTUAL, EXPECTED, TOL) (exercises/check.hpp).
+VALUE_CHECK='(static_assert\((answers|check)::close\(|CXMAT_EXPECT_NEAR\()'
 
 # A failed value check shows expected, actual and the tolerance. Where the compiler builds
-# static_assert messages (the macros with clang++ 17+ -std=c++2c) they are in the message; else
+# static_assert messages (CXMAT_EXPECT_NEAR with clang++ 17+ -std=c++2c) they are in the message; else
 # the checker compiles the file again without its checks, as a program that prints them (the
 # values are constexpr, so the compiler computed them; the program only prints them, and
-# check::explain, the macros' message, names the first element out of tolerance).
+# check::explain, the macro's message, names the first element out of tolerance).
 # $1: the file, $2: the line of the check, $3: the compiler's output. Off with
 # CXMAT_EXERCISE_VALUES=0 (the mistakes test, which would compile twice).
 show_values() {
@@ -167,7 +166,7 @@ show_values() {
   [[ "${CXMAT_EXERCISE_VALUES:-1}" == 0 ]] && return 0
   local message
   # The message follows the condition, which clang++ quotes expanded (::check::close(...)).
-  message="$(printf '%s\n' "$3" | grep -m1 'static assertion failed' | grep -oE 'CXMAT_EXPECT_(NEAR|CLOSE)\(.* \| yours \(.*')"
+  message="$(printf '%s\n' "$3" | grep -m1 'static assertion failed' | grep -oE 'CXMAT_EXPECT_NEAR\(.* \| yours \(.*')"
   if [[ -n "$message" ]]; then
     echo
     echo "The values (computed by the compiler, in the check's message):"
