@@ -4,22 +4,12 @@
 
 #include <cxmat/cxmat.hpp>
 
+#include "check.hpp"
+
 namespace answers {
 
-/// True when a and b have the same shape and every pair of elements agrees within 1e-9
-/// relative (or 1e-12 absolute, for values near zero).
-/// A shape mismatch (sizes or names) is false rather than a compile error, so that a check
-/// reports the mistake in its own words (and only once: the shapes are compared here, before
-/// approx_equal, whose shape error is a hard error where shape errors are sentences).
-template <class A, class B>
-constexpr bool close(const A& a, const B& b) {
-  if constexpr (cxmat::compatible_extents<A::row_extent, B::row_extent> &&
-                cxmat::compatible_extents<A::col_extent, B::col_extent>) {
-    return cxmat::approx_equal(a, b, 1e-9, 1e-12);
-  } else {
-    return false;
-  }
-}
+/// The exercises' value check: check.hpp's close (1e-9 relative or 1e-12 absolute).
+using check::close;
 
 namespace ex03 {
 

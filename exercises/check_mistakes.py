@@ -9,6 +9,7 @@ the expected regular expression, and the exercise's hint. A mistake that compile
 wrong answer the exercise accepts.
 
     python3 exercises/check_mistakes.py --compiler g++ [--flags "..."] [NN ...]
+    python3 exercises/check_mistakes.py --compiler g++ --folder path/to/your_exercise
 
 The format of mistakes.txt (blank lines and lines starting with '#' between mistakes ignored):
 
@@ -107,6 +108,9 @@ def main():
     parser.add_argument("--show", action="store_true", help="print what the checker showed for each mistake")
     parser.add_argument("--save", metavar="DIR", help="also write the counts to DIR/mistakes.txt (for the learn "
                         "page's check, exercises/gen_learn.py --checker-outputs DIR)")
+    parser.add_argument("--folder", action="append", default=[],
+                        help="an exercise folder of your own, laid out like exercises/NN_name/ (repeatable; "
+                        "instead of the path's exercises)")
     parser.add_argument("numbers", nargs="*", help="exercise numbers (default: all)")
     args = parser.parse_args()
 
@@ -121,10 +125,11 @@ def main():
 
     failures, tried, summary = [], 0, []
     with tempfile.TemporaryDirectory(prefix="cxmat_mistakes_") as tmp:
-        for d in exercise_dirs():
+        for d in [os.path.abspath(f) for f in args.folder] or exercise_dirs():
             number = os.path.basename(d)[:2]
             if args.numbers and number not in [n.zfill(2) for n in args.numbers]:
                 continue
+            exercise = d if args.folder else number  # what the checker is given: a folder or a number
             try:
                 mistakes = read_mistakes(d)
             except ValueError as e:
@@ -144,10 +149,10 @@ def main():
                 except ValueError as e:
                     failures.append(str(e))
                     continue
-                path = os.path.join(tmp, "%s_mistake_%02d.cpp" % (number, i))
+                path = os.path.join(tmp, "%s_mistake_%02d.cpp" % (os.path.basename(d), i))
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(text)
-                run = subprocess.run(["bash", CHECKER, number, path], env=env, stdout=subprocess.PIPE,
+                run = subprocess.run(["bash", CHECKER, exercise, path], env=env, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, universal_newlines=True, check=False)
                 out = run.stdout
                 if args.show:

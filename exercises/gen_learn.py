@@ -242,9 +242,9 @@ READING = """\
 `scripts/exercise.sh` starts with what is wrong and where: cxmat's sentence or the compiler's
 first error (a shape error's name with its rule's comment, or the words of the check that
 failed), then `at <your file>:<line>:` with that line of your file, then the exercise's hint,
-then, when a check `answers::close(yours, expected)` failed, both values (the checker compiles the
-file again without its checks, as a program that prints them), and last the compiler's lines that
-matter. A call to a `<cmath>` function such as `std::sqrt` or
+then, when a check `answers::close(yours, expected)` failed, the first element out of tolerance
+and both values (the checker compiles the file again without its checks, as a program that prints
+them), and last the compiler's lines that matter. A call to a `<cmath>` function such as `std::sqrt` or
 `std::exp` gets its own sentence: they are not constexpr in C++20 (g++ evaluates them as an
 extension, clang++ does not, so the checker refuses them on every compiler); use `cxmat::sqrt` and
 `cxmat::exp`. Two kinds of failure come up in the exercises:
@@ -367,6 +367,13 @@ and requires NOT YET, the listed message, the hint, and the line of the file the
 passes by accident: Q·Kᵀ is not symmetric and no softmax saturates (exercise 14 takes worksheet
 000's X divided by 10 and reverses the first row of each W^K for that reason). To add a mistake,
 append it to the exercise's `mistakes.txt` (the format is in `check_mistakes.py`).
+
+To write an exercise of your own, copy `exercises/template/` to a folder of yours and check it with
+`bash scripts/exercise.sh <folder>` and `python3 exercises/check_mistakes.py --compiler g++ --folder
+<folder>` ([exercises/README.md](../exercises/README.md#writing-your-own-exercise), "Writing your own
+exercise"; the test `exercises.template` follows it). Its checks come from `exercises/check.hpp`:
+`check::close(actual, expected, rel_tol, abs_tol)` and `CXMAT_EXPECT_NEAR(actual, expected, tol)`,
+which print the element out of tolerance, both values and the tolerance when they fail.
 """
 
 

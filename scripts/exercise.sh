@@ -6,6 +6,7 @@
 #   bash scripts/exercise.sh 3               # checks exercises/03_*/start.cpp, the file you edit
 #   bash scripts/exercise.sh 3 my_try.cpp    # checks another file, with exercise 3's hint
 #   bash scripts/exercise.sh --full 3        # shows the compiler's whole output
+#   bash scripts/exercise.sh path/to/folder  # checks an exercise of your own (exercises/README.md)
 #   bash scripts/exercise.sh list            # lists the exercises
 #   bash scripts/exercise.sh --std           # prints the -std= value used with $CXX
 #
@@ -27,7 +28,7 @@ SHOWN="${CXMAT_EXERCISE_LINES:-8}"
 WARNINGS=(-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion -Wold-style-cast)
 
 usage() {
-  sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit 2
 }
 
@@ -129,7 +130,10 @@ headline() {  # the compiler's output on stdin
     # matrix<double, 3, 2> Q = X * W with a product of another shape: C++'s conversion error.
     echo "the value's shape is not the declared one (a matrix declared with the wrong sizes or names): declare it constexpr auto, or fix its sizes"
   elif [[ "$line" =~ static\ assertion\ failed(\ due\ to\ requirement\ \'.*\')?:\ (.*)$ ]]; then
-    echo "a check failed: ${BASH_REMATCH[2]}"
+    local message="${BASH_REMATCH[2]}"
+    echo "a check failed: ${message%% | yours (*}"  # a check.hpp macro's values are shown below
+  elif [[ "$line" =~ error:\ static_assert\ failed(\ due\ to\ requirement\ \'.*\')?\ \"(.*)\"$ ]]; then
+    echo "a check failed: ${BASH_REMATCH[2]}"  # clang++ 16 and older
   else
     printf '%s\n' "${line#*error: }"
   fi
@@ -146,35 +150,61 @@ student_line() {  # $1: the compiled file, $2: its name as shown; the compiler's
   echo "$2:$number: $text"
 }
 
-# A failed check answers::close(ACTUAL, EXPECTED) says only that it failed: the checker compiles
-# the file again without its checks, as a program that prints both (the values are constexpr,
-# so the compiler computed them; the program only prints them). $1: the file, $2: the line of
-# the check. Off with CXMAT_EXERCISE_VALUES=0 (the mistakes test, which would compile twice).
+# A value check: answers::close(ACTUAL, EXPECTED) or check::close(ACTUAL, EXPECTED[, REL_TOL[,
+# ABS_TOL]]) in a static_assert, or CXMAT_EXPECT_NEAR(ACTUAL, EXPECTED, TOL) (exercises/check.hpp).
+VALUE_CHECK='(static_assert\((answers|check)::close\(|CXMAT_EXPECT_NEAR\()'
+
+# A failed value check shows expected, actual and the tolerance. Where the compiler builds
+# static_assert messages (CXMAT_EXPECT_NEAR with clang++ 17+ -std=c++2c) they are in the message; else
+# the checker compiles the file again without its checks, as a program that prints them (the
+# values are constexpr, so the compiler computed them; the program only prints them, and
+# check::explain, the macro's message, names the first element out of tolerance).
+# $1: the file, $2: the line of the check, $3: the compiler's output. Off with
+# CXMAT_EXERCISE_VALUES=0 (the mistakes test, which would compile twice).
 show_values() {
-  local check actual expected tmp
+  local check form call tmp
   [[ "${CXMAT_EXERCISE_VALUES:-1}" == 0 ]] && return 0
+  local message
+  # The message follows the condition, which clang++ quotes expanded (::check::close(...)).
+  message="$(printf '%s\n' "$3" | grep -m1 'static assertion failed' | grep -oE 'CXMAT_EXPECT_NEAR\(.* \| yours \(.*')"
+  if [[ -n "$message" ]]; then
+    echo
+    echo "The values (computed by the compiler, in the check's message):"
+    printf '%s\n' "${message#*: }" | sed -E 's/ \| (yours|expected) \(/\n\1 (/g' | sed 's/^/  /'
+    return 0
+  fi
   check="$(sed -n "$2,\$p" "$1" | awk '{ s = s $0 " " } /;[[:space:]]*$/ { print s; exit }')"
-  # The two arguments of answers::close(...): split at its first comma outside parentheses and
-  # braces, so either may be an expression (rotate_half(Q), X * W).
-  local args
-  args="$(printf '%s' "${check#*answers::close(}" | awk '{
-    depth = 0; cut = 0
+  form="$(printf '%s' "$check" | grep -oE "$VALUE_CHECK" | head -n1)"
+  [[ -n "$form" ]] || return 0
+  form="${form#static_assert(}"
+  # The arguments, one a line: split at the commas outside parentheses, braces and angle
+  # brackets, so that each may be an expression (rotate_half(Q), X * W, matrix<double, 2, 2>{...}).
+  local args=()
+  mapfile -t args < <(printf '%s' "${check#*"$form"}" | awk '{
+    depth = 0; from = 1
     for (i = 1; i <= length($0); ++i) {
       c = substr($0, i, 1)
-      if (c == "(" || c == "{" || c == "<") ++depth
-      else if (c == ")" || c == "}" || c == ">") { if (depth == 0) { print substr($0, 1, cut - 1) "\n" substr($0, cut + 1, i - cut - 1); exit } --depth }
-      else if (c == "," && depth == 0 && cut == 0) cut = i
+      if (c == "(" || c == "{" || c == "<" || c == "[") ++depth
+      else if (c == ")" || c == "}" || c == ">" || c == "]") { if (depth == 0) { print substr($0, from, i - from); exit } --depth }
+      else if (c == "," && depth == 0) { print substr($0, from, i - from); from = i + 1 }
     }
-  }')"
-  actual="$(printf '%s\n' "$args" | sed -n 1p | sed -E 's/^[[:space:]]+|[[:space:]]+$//g')"
-  expected="$(printf '%s\n' "$args" | sed -n 2p | sed -E 's/^[[:space:]]+|[[:space:]]+$//g')"
-  [[ -n "$actual" && -n "$expected" ]] || return 0
+  }' | sed -E 's/^[[:space:]]+|[[:space:]]+$//g')
+  [[ ${#args[@]} -ge 2 ]] || return 0
+  case "$form" in
+    CXMAT_EXPECT_NEAR*) [[ ${#args[@]} -eq 3 ]] || return 0; call="${args[0]}, ${args[1]}, 0.0, ${args[2]}" ;;
+    *) call="$(IFS=,; printf '%s' "${args[*]}" | sed 's/,/, /g')" ;;
+  esac
   tmp="$(mktemp -d "${TMPDIR:-/tmp}/cxmat_values_XXXXXX")" || return 0
   {
     sed '/^\/\/ ---- The checks/,$d' "$1"
-    printf '#include <iostream>\n#include <cxmat/io/print.hpp>\nint main() {\n'
-    printf '  cxmat::print(std::cout, "expected", %s);\n' "$expected"
-    printf '  cxmat::print(std::cout, "%s (yours)", %s);\n}\n' "${actual//\"/\\\"}" "$actual"
+    printf '#include <iostream>\n#include <cxmat/io/print.hpp>\n#include "check.hpp"\n'
+    printf 'int main() {\n'
+    printf '  const auto show = [](const char* label, const auto& v) {\n'
+    printf '    if constexpr (requires { v.elems; }) cxmat::print(std::cout, label, v);\n'
+    printf '    else std::cout << label << ": " << check::message{}.number(static_cast<double>(v), 15).data() << "\\n";\n  };\n'
+    printf '  std::cout << check::explain(%s).data() << "\\n";\n' "$call"
+    printf '  show("expected", %s);\n' "${args[1]}"
+    printf '  show("%s (yours)", %s);\n}\n' "$(printf '%s' "${args[0]}" | sed 's/[\\"]/\\&/g')" "${args[0]}"
   } >"$tmp/values.cpp"
   if LC_ALL=C "$CXX" "-std=$(std_for)" -fno-builtin -w -I "$ROOT/include" -I "$EXERCISES" -I "$(dirname "$1")" \
        "${extra[@]}" "$tmp/values.cpp" -o "$tmp/values" >/dev/null 2>&1; then
@@ -193,16 +223,34 @@ case "${1:-}" in
   ""|-h|--help) usage ;;
 esac
 [[ $# -ge 1 && $# -le 2 ]] || usage
-[[ "$1" =~ ^[0-9]+$ ]] || usage
 
-dir="$(exercise_dir "$1")"
-if [[ -z "$dir" ]]; then
-  echo "There is no exercise $1. The exercises are:"
-  list_exercises
-  exit 2
+# An exercise of the path by number, or any folder laid out like one (a teacher's own exercise:
+# exercises/README.md, "Writing your own exercise").
+if [[ "$1" =~ ^[0-9]+$ ]]; then
+  dir="$(exercise_dir "$1")"
+  if [[ -z "$dir" ]]; then
+    echo "There is no exercise $1. The exercises are:"
+    list_exercises
+    exit 2
+  fi
+  number="$(basename "$dir" | cut -c1-2)"
+  name="Exercise $number"
+  again="$((10#$number))"  # the argument that checks it again
+elif [[ -d "$1" ]]; then
+  dir="${1%/}"
+  number=""
+  name="Exercise $(basename "$dir")"
+  again="$1"
+  for part in README.md start.cpp solution.cpp hint.txt; do
+    if [[ ! -f "$dir/$part" ]]; then
+      echo "$1 is not an exercise folder: it has no $part (exercises/README.md, \"Writing your own exercise\")."
+      exit 2
+    fi
+  done
+else
+  usage
 fi
-number="$(basename "$dir" | cut -c1-2)"
-title="$(head -n1 "$dir/README.md" | sed 's/^# [0-9]* · //')"
+title="$(head -n1 "$dir/README.md" | sed -E 's/^# ([0-9]+ · )?//')"
 file="${2:-$dir/start.cpp}"
 if [[ ! -f "$file" ]]; then
   echo "No such file: $file"
@@ -222,7 +270,7 @@ missing="$(sed -n '/^\/\/ ---- The checks/,/^\/\/ ---- Beyond/p' "$dir/solution.
            done)"
 
 shown_file="${file#"$ROOT"/}"
-echo "Exercise $number: $title ($shown_file, $("$CXX" --version | head -n1))"
+echo "$name: $title ($shown_file, $("$CXX" --version | head -n1))"
 
 if [[ -n "$missing" ]]; then
   echo "NOT YET: the checks at the end of the file were changed. They must stay as they are; missing:"
@@ -264,8 +312,11 @@ if [[ $status -eq 0 ]]; then
     echo "The compiler warns, though (worth a look, not a failure):"
     printf '%s\n' "$output" | grep -E ': warning: ' | sed -E 's#(^|[ '"'"'"(])(/|\./|\.\./)[^ '"'"'"(:]*/#\1#g; s/^/  /' | head -n "$SHOWN"
   fi
-  next="$(exercise_dir "$((10#$number + 1))")"
-  if [[ -n "$next" ]]; then
+  next=""
+  [[ -n "$number" ]] && next="$(exercise_dir "$((10#$number + 1))")"
+  if [[ -z "$number" ]]; then
+    :  # a folder of its own: no next exercise
+  elif [[ -n "$next" ]]; then
     echo "Next: ${next#"$ROOT"/}/README.md, then bash scripts/exercise.sh $((10#$number + 1))"
   else
     echo "That was the last exercise: you have assembled a whole transformer layer from its pieces."
@@ -292,8 +343,8 @@ where="$cmath_line"
 echo
 echo "Hint (${dir#"$ROOT"/}/hint.txt):"
 sed 's/^/  /' "$dir/hint.txt"
-if [[ "$where" =~ ^.*:([0-9]+):\ static_assert\(answers::close\( ]]; then
-  show_values "$file" "${BASH_REMATCH[1]}"
+if [[ "$where" =~ ^.*:([0-9]+):\ $VALUE_CHECK ]]; then
+  show_values "$file" "${BASH_REMATCH[1]}" "$output"
 fi
 echo
 echo "The compiler says:"
@@ -301,6 +352,6 @@ if [[ $full -eq 1 ]]; then
   printf '%s\n' "$output"
 else
   printf '%s\n' "$output" | lines_that_matter | sed 's/^/  /'
-  echo "  ($(printf '%s\n' "$output" | wc -l) lines in all: bash scripts/exercise.sh --full $((10#$number))${2:+ $2} shows them)"
+  echo "  ($(printf '%s\n' "$output" | wc -l) lines in all: bash scripts/exercise.sh --full $again${2:+ $2} shows them)"
 fi
 exit 1
