@@ -119,7 +119,7 @@ template <std::size_t N, std::size_t DModel, std::size_t H, std::size_t DK, std:
 constexpr void heads_by_row(const std::int8_t (*x)[DModel], const attention_heads<DModel, H, DK, DV, PC>& l, Emit emit,
                             Probs* probs, const O&... opts) noexcept {
   constexpr std::size_t qw = H * DK, vw = H * DV;
-  std::int8_t k[N][qw]{}, v[N][vw]{};
+  std::int8_t k[N][qw], v[N][vw];
   matmul_transposed_kernel(rows_of<DModel>{x, 0}, rows_of<DModel>{l.wk.elems, 0}, N, qw, DModel, l.bk.elems[0], l.key,
                            k, 0, l.channels.k());
   matmul_transposed_kernel(rows_of<DModel>{x, 0}, rows_of<DModel>{l.wv.elems, 0}, N, vw, DModel, l.bv.elems[0], l.value,
@@ -134,8 +134,8 @@ constexpr void heads_by_row(const std::int8_t (*x)[DModel], const attention_head
 #endif
   const softmax_params sm = checked_softmax_params(l.softmax);
   for (std::size_t i = 0; i < N; ++i) {
-    std::int8_t q[1][qw]{}, p[1][N]{}, c[1][vw]{};
-    bool keep[N]{};
+    std::int8_t q[1][qw], p[1][N], c[1][vw];
+    bool keep[N];
     for (std::size_t j = 0; j < N; ++j) keep[j] = (true && ... && allows(opts, i, j));
     matmul_transposed_kernel(rows_of<DModel>{x + i, 0}, rows_of<DModel>{l.wq.elems, 0}, 1, qw, DModel, l.bq.elems[0],
                              l.query, q, 0, l.channels.q());
@@ -173,7 +173,7 @@ requires InputFitsLayer<DM, DModel> &&
         const O&... opts) noexcept {
   static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && N.size <= max_matmul_depth,
                 "q8::multi_head_attention: n or d_model too large for the int8 kernels");
-  matrix<std::int8_t, N, H * DV> ctx{};
+  matrix<std::int8_t, N, H * DV> ctx;
   detail::heads_by_row<N.size>(
       x.elems, heads,
       [&ctx](std::size_t i, const std::int8_t(*c)[H * DV]) {
@@ -193,7 +193,7 @@ requires InputFitsLayer<DM, DModel> &&
         const O&... opts) noexcept {
   static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && H * DV <= max_matmul_depth,
                 "q8::multi_head_attention: n or d_model too large for the int8 kernels");
-  matrix<std::int8_t, N, DOut> out{};
+  matrix<std::int8_t, N, DOut> out;
   // Y_i = C_i·Woᵀ + bo as soon as C_i is known.
   detail::heads_by_row<N.size>(
       x.elems, static_cast<const attention_heads<DModel, H, DK, DV, PC>&>(layer),
