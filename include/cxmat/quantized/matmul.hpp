@@ -126,16 +126,12 @@ constexpr std::int8_t product_output(std::int32_t v, const matmul_params& p) noe
                                                     std::size_t depth, const std::int32_t* bias,
                                                     const requantizer* channels, const matmul_params& p,
                                                     std::int8_t* out, std::size_t out_stride) noexcept {
-  struct column {
-    std::int32_t bias;
-    split_requantizer r;
-  };
-  const auto column_of = [&](std::size_t j) {
-    return column{bias != nullptr ? bias[j] : 0, split(channels != nullptr ? channels[j] : p.output)};
-  };
+  const split_requantizer whole = split(p.output);
   for (std::size_t j = 0; j < cols; j += 2) {
-    const std::size_t w = cols - j < 2 ? cols - j : 2;
-    const column c[2] = {column_of(j), column_of(w == 2 ? j + 1 : j)};
+    const std::size_t w = cols - j < 2 ? cols - j : 2, j1 = w == 2 ? j + 1 : j;
+    const std::int32_t bias2[2] = {bias != nullptr ? bias[j] : 0, bias != nullptr ? bias[j1] : 0};
+    const split_requantizer r2[2] = {channels != nullptr ? split(channels[j]) : whole,
+                                     channels != nullptr ? split(channels[j1]) : whole};
     const std::int8_t* ai = a;
     std::int8_t* oi = out + j;
     for (std::size_t i = 0; i < rows; ++i, ai += a_stride, oi += out_stride) {
@@ -147,7 +143,7 @@ constexpr std::int8_t product_output(std::int32_t v, const matmul_params& p) noe
         acc[0] = cxmat::detail::dot_s8_dsp(ai, b + j * b_stride, depth, p.lhs_offset, p.rhs_offset);
       }
       for (std::size_t t = 0; t < w; ++t) {
-        oi[t] = product_output(requantize_by(acc[t] + c[t].bias, c[t].r), p);
+        oi[t] = product_output(requantize_by(acc[t] + bias2[t], r2[t]), p);
       }
     }
   }
