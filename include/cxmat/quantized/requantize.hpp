@@ -107,7 +107,7 @@ CXMAT_DETAIL_DSP_INLINE constexpr std::int32_t requantize_by(std::int32_t acc, s
 struct split_requantizer {
   std::int32_t multiplier, left, right;
 };
-CXMAT_DETAIL_DSP_INLINE constexpr split_requantizer split(requantizer r) noexcept {
+constexpr split_requantizer split(requantizer r) noexcept {
   const std::int32_t shift = checked_shift(r.shift);
   return {checked_multiplier(r.multiplier), shift > 0 ? shift : 0, shift > 0 ? 0 : -shift};
 }
