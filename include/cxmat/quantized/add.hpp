@@ -47,12 +47,18 @@ constexpr add_params make_add_params(quantization in1, quantization in2, quantiz
 }
 
 namespace detail {
+// add_params' three requantizers checked and split once per sum (split_requantizer).
+struct add_split {
+  split_requantizer input1, input2, output;
+};
+constexpr add_split split(const add_params& p) noexcept { return {split(p.input1), split(p.input2), split(p.output)}; }
+
 // One element of TFLite's AddFunc: ((a + o1)·2^20)·m1 + ((b + o2)·2^20)·m2, requantized by the
 // output multiplier, plus the output offset, clamped.
-constexpr std::int8_t add_one(std::int8_t a, std::int8_t b, const add_params& p) noexcept {
-  const std::int32_t sa = requantize(wrapping_shift_left(a + p.input1_offset, p.left_shift), p.input1),
-                     sb = requantize(wrapping_shift_left(b + p.input2_offset, p.left_shift), p.input2),
-                     v = requantize(sa + sb, p.output) + p.output_offset;
+constexpr std::int8_t add_one(std::int8_t a, std::int8_t b, const add_params& p, const add_split& s) noexcept {
+  const std::int32_t sa = requantize_by(wrapping_shift_left(a + p.input1_offset, p.left_shift), s.input1),
+                     sb = requantize_by(wrapping_shift_left(b + p.input2_offset, p.left_shift), s.input2),
+                     v = requantize_by(sa + sb, s.output) + p.output_offset;
   return static_cast<std::int8_t>(v < p.activation_min ? p.activation_min
                                                        : (v > p.activation_max ? p.activation_max : v));
 }
@@ -66,9 +72,12 @@ template <extent R1, extent C1, extent R2, extent C2>
 requires rules_hold<rules_of::elementwise<std::int8_t, R1, C1, R2, C2>>
 constexpr matrix<std::int8_t, common_extent_v<R1, R2>, common_extent_v<C1, C2>> add(
     const matrix<std::int8_t, R1, C1>& a, const matrix<std::int8_t, R2, C2>& b, const add_params& params) noexcept {
-  matrix<std::int8_t, common_extent_v<R1, R2>, common_extent_v<C1, C2>> out{};
+  matrix<std::int8_t, common_extent_v<R1, R2>, common_extent_v<C1, C2>> out;
+  const detail::add_split s = detail::split(params);
   for (std::size_t i = 0; i < R1.size; ++i) {
-    for (std::size_t j = 0; j < C1.size; ++j) out.elems[i][j] = detail::add_one(a.elems[i][j], b.elems[i][j], params);
+    for (std::size_t j = 0; j < C1.size; ++j) {
+      out.elems[i][j] = detail::add_one(a.elems[i][j], b.elems[i][j], params, s);
+    }
   }
   return out;
 }

@@ -139,7 +139,7 @@ constexpr void heads_by_row(const std::int8_t (*x)[DModel], const std::int8_t (*
                             const attention_heads<DModel, H, DK, DV, PC>& l, Emit emit, Probs* probs,
                             const O&... opts) noexcept {
   constexpr std::size_t qw = H * DK, vw = H * DV;
-  std::int8_t k[S][qw]{}, v[S][vw]{};
+  std::int8_t k[S][qw], v[S][vw];
   matmul_transposed_kernel(rows_of<DModel>{kv, 0}, rows_of<DModel>{l.wk.elems, 0}, S, qw, DModel, l.bk.elems[0], l.key,
                            k, 0, l.channels.k());
   matmul_transposed_kernel(rows_of<DModel>{kv, 0}, rows_of<DModel>{l.wv.elems, 0}, S, vw, DModel, l.bv.elems[0],
@@ -154,8 +154,8 @@ constexpr void heads_by_row(const std::int8_t (*x)[DModel], const std::int8_t (*
 #endif
   const softmax_params sm = checked_softmax_params(l.softmax);
   for (std::size_t i = 0; i < N; ++i) {
-    std::int8_t q[1][qw]{}, p[1][S]{}, c[1][vw]{};
-    bool keep[S]{};
+    std::int8_t q[1][qw], p[1][S], c[1][vw];
+    bool keep[S];
     for (std::size_t j = 0; j < S; ++j) keep[j] = (true && ... && allows(opts, i, j, N, S));
     matmul_transposed_kernel(rows_of<DModel>{x + i, 0}, rows_of<DModel>{l.wq.elems, 0}, 1, qw, DModel, l.bq.elems[0],
                              l.query, q, 0, l.channels.q());
@@ -204,7 +204,7 @@ requires InputFitsLayer<DM, DModel> &&
         const O&... opts) noexcept {
   static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && N.size <= max_matmul_depth,
                 "q8::multi_head_attention: n or d_model too large for the int8 kernels");
-  matrix<std::int8_t, N, H * DV> ctx{};
+  matrix<std::int8_t, N, H * DV> ctx;
   detail::heads_by_row<N.size, N.size>(
       x.elems, x.elems, heads,
       [&ctx](std::size_t i, const std::int8_t(*c)[H * DV]) {
@@ -224,7 +224,8 @@ requires InputFitsLayer<DM, DModel> &&
         const O&... opts) noexcept {
   static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && H * DV <= max_matmul_depth,
                 "q8::multi_head_attention: n or d_model too large for the int8 kernels");
-  matrix<std::int8_t, N, DOut> out{};
+  matrix<std::int8_t, N, DOut> out;
+  // Y_i = C_i·Woᵀ + bo as soon as C_i is known.
   detail::heads_by_row<N.size, N.size>(
       x.elems, x.elems, static_cast<const attention_heads<DModel, H, DK, DV, PC>&>(layer),
       detail::output_projection(layer, out.elems), static_cast<std::nullptr_t*>(nullptr), opts...);
@@ -246,7 +247,7 @@ requires InputFitsLayer<DM, DModel> && MemoryFitsLayer<DMm, DModel> &&
   static_assert(S.size <= max_softmax_row && DModel <= max_matmul_depth && H * DV <= max_matmul_depth &&
                     S.size <= max_matmul_depth,
                 "q8::cross_attention: s or d_model too large for the int8 kernels");
-  matrix<std::int8_t, L, DOut> out{};
+  matrix<std::int8_t, L, DOut> out;
   detail::heads_by_row<L.size, S.size>(
       x.elems, memory.elems, static_cast<const attention_heads<DModel, H, DK, DV, PC>&>(layer),
       detail::output_projection(layer, out.elems), static_cast<std::nullptr_t*>(nullptr), opts...);

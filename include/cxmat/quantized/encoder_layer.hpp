@@ -96,11 +96,11 @@ struct encoder_layer {
   template <extent N, extent DM, class... O>
   requires InputFitsLayer<DM, DModel> &&(QuantizedMaskFits<O, N>&&...) constexpr matrix<std::int8_t, N, DM> operator()(
       const matrix<std::int8_t, N, DM>& x, const O&... opts) const noexcept {
-    matrix<std::int8_t, N, DModel> in{};
+    matrix<std::int8_t, N, DModel> in;
     for (std::size_t i = 0; i < N.size; ++i) {
       for (std::size_t j = 0; j < DModel; ++j) in.elems[i][j] = x.elems[i][j];
     }
-    matrix<std::int8_t, N, DModel> h{};
+    matrix<std::int8_t, N, DModel> h;
     if constexpr (NormFirst) {
       h = add(in, multi_head_attention(norm1(in), self_attn, opts...), add1);
       h = add(h, feed_forward(norm2(h)), add2);
@@ -108,7 +108,7 @@ struct encoder_layer {
       h = norm1(add(in, multi_head_attention(in, self_attn, opts...), add1));
       h = norm2(add(h, feed_forward(h), add2));
     }
-    matrix<std::int8_t, N, DM> out{};
+    matrix<std::int8_t, N, DM> out;
     for (std::size_t i = 0; i < N.size; ++i) {
       for (std::size_t j = 0; j < DModel; ++j) out.elems[i][j] = h.elems[i][j];
     }

@@ -75,7 +75,7 @@ constexpr std::int64_t rounding_shift64(std::int64_t v, std::int32_t s) noexcept
 
 template <std::size_t D>
 constexpr void layer_norm_row_q8(const std::int8_t* x, std::int8_t* y, const layer_norm_module<D>& p) noexcept {
-  std::int32_t c[D]{};
+  std::int32_t c[D];
   std::int32_t sum = 0;
   for (std::size_t j = 0; j < D; ++j) sum += x[j] + p.input_offset;
   std::int64_t squares = 0;
@@ -88,7 +88,8 @@ constexpr void layer_norm_row_q8(const std::int8_t* x, std::int8_t* y, const lay
   for (; w < (std::int64_t{1} << 60); ++k) w <<= 2;
   for (; w >= (std::int64_t{1} << 62); --k) w >>= 2;
   const auto r = static_cast<std::int64_t>(isqrt64(static_cast<std::uint64_t>(w)));
-  const std::int64_t inv = ((std::int64_t{1} << 61) - 1) / r;
+  // r in [2^30, 2^31), so inv in (2^30, 2^31): an int32, and c_j·inv one 32 x 32-bit multiply.
+  const auto inv = static_cast<std::int32_t>(((std::int64_t{1} << 61) - 1) / r);
   for (std::size_t j = 0; j < D; ++j) {
     // k <= 26 whenever some c_j is not 0 (then W >= 2^8); a constant row gives 0 at any shift.
     const auto a = static_cast<std::int32_t>(rounding_shift64(std::int64_t{c[j]} * inv, k < 27 ? 27 - k : 1));
@@ -111,7 +112,7 @@ template <std::size_t D>
 template <extent N, extent C>
 requires(C.size == D) constexpr matrix<std::int8_t, N, C> layer_norm_module<D>::operator()(
     const matrix<std::int8_t, N, C>& x) const noexcept {
-  matrix<std::int8_t, N, C> out{};
+  matrix<std::int8_t, N, C> out;
   for (std::size_t i = 0; i < N.size; ++i) detail::layer_norm_row_q8<D>(x.elems[i], out.elems[i], *this);
   return out;
 }

@@ -49,7 +49,7 @@ struct linear_module {
   requires InputFitsLayer<K, In>
   constexpr matrix<std::int8_t, N, Out> operator()(const matrix<std::int8_t, N, K>& x) const noexcept {
     static_assert(In <= max_matmul_depth, "q8::linear_module: d_in above max_matmul_depth may overflow int32");
-    matrix<std::int8_t, N, Out> out{};
+    matrix<std::int8_t, N, Out> out;
     detail::matmul_transposed_kernel(detail::rows_of<K.size>{x.elems, 0}, detail::rows_of<In>{weight.elems, 0}, N.size,
                                      Out, In, bias.elems[0], params, out.elems, 0, channels.get());
     return out;

@@ -89,10 +89,6 @@ constexpr std::int32_t dot(const rows_of<ACols>& a, const rows_of<BCols>& b, std
                            std::size_t depth, std::int32_t lo, std::int32_t ro) noexcept {
   const std::int8_t* pa = a.row(i);
   const std::int8_t* pb = b.row(j);
-#if CXMAT_DETAIL_DSP
-  // The kernels' switch: the DSP extension's dual multiply-accumulate at run time (same sums).
-  if (!std::is_constant_evaluated()) return cxmat::detail::dot_s8_dsp(pa, pb, depth, lo, ro);
-#endif
   std::int32_t acc = 0;
   std::size_t k = 0;
   for (; k + 4 <= depth; k += 4) {
@@ -112,6 +108,48 @@ constexpr std::int32_t dot(const rows_of<ACols>& a, const columns_of<BCols>& b, 
   return acc;
 }
 
+// v plus the output offset, clamped to [activation_min, activation_max].
+constexpr std::int8_t product_output(std::int32_t v, const matmul_params& p) noexcept {
+  v += p.output_offset;
+  return static_cast<std::int8_t>(v < p.activation_min ? p.activation_min
+                                                       : (v > p.activation_max ? p.activation_max : v));
+}
+
+#if CXMAT_DETAIL_DSP
+// matmul_transposed_kernel's run-time path with the DSP extension: one function for every shape
+// (a microcontroller's flash), a's rows a_stride apart, b's b_stride, out's out_stride; bias and
+// channels may be null. Two output columns per pass (dot_s8x2_dsp; an odd last one alone), down
+// all rows, so that each column's bias and requantizer are read, checked and split once; the same
+// sums and the same requantization as the portable loop.
+[[gnu::noinline]] inline void matmul_transposed_dsp(const std::int8_t* a, std::size_t a_stride, const std::int8_t* b,
+                                                    std::size_t b_stride, std::size_t rows, std::size_t cols,
+                                                    std::size_t depth, const std::int32_t* bias,
+                                                    const requantizer* channels, const matmul_params& p,
+                                                    std::int8_t* out, std::size_t out_stride) noexcept {
+  const split_requantizer whole = split(p.output);
+  for (std::size_t j = 0; j < cols; j += 2) {
+    const std::size_t w = cols - j < 2 ? cols - j : 2, j1 = w == 2 ? j + 1 : j;
+    const std::int32_t bias2[2] = {bias != nullptr ? bias[j] : 0, bias != nullptr ? bias[j1] : 0};
+    const split_requantizer r2[2] = {channels != nullptr ? split(channels[j]) : whole,
+                                     channels != nullptr ? split(channels[j1]) : whole};
+    const std::int8_t* ai = a;
+    std::int8_t* oi = out + j;
+    for (std::size_t i = 0; i < rows; ++i, ai += a_stride, oi += out_stride) {
+      std::int32_t acc[2];
+      if (w == 2) {
+        cxmat::detail::dot_s8x2_dsp(ai, b + j * b_stride, b + (j + 1) * b_stride, depth, p.lhs_offset, p.rhs_offset,
+                                    acc);
+      } else {
+        acc[0] = cxmat::detail::dot_s8_dsp(ai, b + j * b_stride, depth, p.lhs_offset, p.rhs_offset);
+      }
+      for (std::size_t t = 0; t < w; ++t) {
+        oi[t] = product_output(requantize_by(acc[t] + bias2[t], r2[t]), p);
+      }
+    }
+  }
+}
+#endif
+
 // out[i][out_col0 + j] = clamp(requantize(Σ_k (a(i,k) + lhs_offset)·(b(j,k) + rhs_offset) + bias[j])
 // + output_offset), for i < rows, j < cols, k < depth. bias is an int32 row or nullptr (told
 // apart by its type, not by comparing a pointer with null: g++ 12 cannot compare the address of
@@ -121,6 +159,15 @@ template <class A, class B, std::size_t OutCols, class Bias, class Channels = st
 constexpr void matmul_transposed_kernel(A a, B b, std::size_t rows, std::size_t cols, std::size_t depth, Bias bias,
                                         const matmul_params& p, std::int8_t (*out)[OutCols], std::size_t out_col0,
                                         Channels channels = nullptr) noexcept {
+#if CXMAT_DETAIL_DSP
+  // The kernels' switch: the DSP extension's dual multiply-accumulate at run time.
+  if constexpr (std::is_same_v<A, rows_of<sizeof(*a.p)>> && std::is_same_v<B, rows_of<sizeof(*b.p)>>) {
+    if (!std::is_constant_evaluated()) {
+      return matmul_transposed_dsp(a.row(0), sizeof(*a.p), b.row(0), sizeof(*b.p), rows, cols, depth, bias, channels, p,
+                                   out[0] + out_col0, OutCols);
+    }
+  }
+#endif
   // requantize's multiplier and shift checked, and the shift split, once (a named error in a
   // constant expression when out of range; requantize's documented results at run time).
   const std::int32_t shift = checked_shift(p.output.shift), left = shift > 0 ? shift : 0,
@@ -130,18 +177,15 @@ constexpr void matmul_transposed_kernel(A a, B b, std::size_t rows, std::size_t 
       // Few statements: the constant evaluator counts them for every output element.
       std::int32_t v = 0;
       if constexpr (std::is_same_v<Bias, std::nullptr_t> && std::is_same_v<Channels, std::nullptr_t>) {
-        v = requantize_by(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset), multiplier, left, right) +
-            p.output_offset;
+        v = requantize_by(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset), multiplier, left, right);
       } else if constexpr (std::is_same_v<Channels, std::nullptr_t>) {
-        v = requantize_by(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset) + bias[j], multiplier, left, right) +
-            p.output_offset;
+        v = requantize_by(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset) + bias[j], multiplier, left, right);
       } else if constexpr (std::is_same_v<Bias, std::nullptr_t>) {
-        v = requantize(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset), channels[j]) + p.output_offset;
+        v = requantize(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset), channels[j]);
       } else {
-        v = requantize(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset) + bias[j], channels[j]) + p.output_offset;
+        v = requantize(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset) + bias[j], channels[j]);
       }
-      out[i][out_col0 + j] = static_cast<std::int8_t>(
-          v < p.activation_min ? p.activation_min : (v > p.activation_max ? p.activation_max : v));
+      out[i][out_col0 + j] = product_output(v, p);
     }
   }
 }
@@ -158,7 +202,7 @@ constexpr matrix<std::int8_t, R, C> matmul_transposed(const matrix<std::int8_t, 
                                                       const matrix<std::int8_t, C, K2>& bt,
                                                       const matmul_params& params) noexcept {
   static_assert(K1.size <= max_matmul_depth, "matmul_transposed(a, bt): K above max_matmul_depth may overflow int32");
-  matrix<std::int8_t, R, C> out{};
+  matrix<std::int8_t, R, C> out;
   detail::matmul_transposed_kernel(detail::rows_of<K1.size>{a.elems, 0}, detail::rows_of<K2.size>{bt.elems, 0}, R.size,
                                    C.size, K1.size, nullptr, params, out.elems, 0);
   return out;
@@ -181,7 +225,7 @@ constexpr matrix<std::int8_t, R, C> matmul_transposed(const matrix<std::int8_t, 
                                                       const matmul_params& params) noexcept {
   static_assert(K1.size <= max_matmul_depth,
                 "matmul_transposed(a, bt, bias): K above max_matmul_depth may overflow int32");
-  matrix<std::int8_t, R, C> out{};
+  matrix<std::int8_t, R, C> out;
   detail::matmul_transposed_kernel(detail::rows_of<K1.size>{a.elems, 0}, detail::rows_of<K2.size>{bt.elems, 0}, R.size,
                                    C.size, K1.size, bias.elems[0], params, out.elems, 0);
   return out;
@@ -213,7 +257,7 @@ constexpr batch<std::int8_t, B1, R, C> matmul_transposed(const batch<std::int8_t
                                                          const batch<std::int8_t, B2, C, K2>& bt,
                                                          const matmul_params& params) noexcept {
   static_assert(K1.size <= max_matmul_depth, "matmul_transposed(a, bt): K above max_matmul_depth may overflow int32");
-  batch<std::int8_t, B1, R, C> out{};
+  batch<std::int8_t, B1, R, C> out;
   for (std::size_t b = 0; b < B1.size; ++b) {
     detail::matmul_transposed_kernel(detail::rows_of<K1.size>{a.items[b].elems, 0},
                                      detail::rows_of<K2.size>{bt.items[b].elems, 0}, R.size, C.size, K1.size, nullptr,

@@ -8,6 +8,8 @@
 #include <limits>
 #include <type_traits>
 
+#include <cxmat/kernels/runtime_dsp.hpp>
+
 namespace cxmat::q8 {
 
 namespace detail {
@@ -19,7 +21,7 @@ inline void quantize_multiplier_of_nan_or_infinity() noexcept {}
 
 // Whether m is a multiplier quantize_multiplier can make: 0, or |m| in [2^30, 2^31) (a Q31
 // number in [0.5, 1), negative for a negative factor). INT32_MIN (|m| = 2^31) is outside.
-constexpr bool normalized_multiplier(std::int32_t m) noexcept {
+CXMAT_DETAIL_DSP_INLINE constexpr bool normalized_multiplier(std::int32_t m) noexcept {
   return m == 0 || m >= (std::int32_t{1} << 30) ||
          (m <= -(std::int32_t{1} << 30) && m != std::numeric_limits<std::int32_t>::min());
 }
@@ -27,7 +29,7 @@ constexpr bool normalized_multiplier(std::int32_t m) noexcept {
 // The multiplier of a requantizer checked: outside normalized_multiplier's range a constant
 // expression stops with a named error, and at run time the factor is 0 (the requantizer that
 // quantize_multiplier gives a NaN), a documented, defined result instead of a silent one.
-constexpr std::int32_t checked_multiplier(std::int32_t m) noexcept {
+CXMAT_DETAIL_DSP_INLINE constexpr std::int32_t checked_multiplier(std::int32_t m) noexcept {
   if (normalized_multiplier(m)) return m;
   if (std::is_constant_evaluated()) requantizer_multiplier_must_be_0_or_in_2_pow_30_to_2_pow_31_in_magnitude();
   return 0;
@@ -36,7 +38,7 @@ constexpr std::int32_t checked_multiplier(std::int32_t m) noexcept {
 // The shift of a requantizer clamped to [-31, 30]: outside that range the shifts of requantize
 // would be undefined, so a constant expression stops with a named error, and at run time the
 // nearest shift of the range is used (a documented, defined result instead of undefined behaviour).
-constexpr std::int32_t checked_shift(std::int32_t shift) noexcept {
+CXMAT_DETAIL_DSP_INLINE constexpr std::int32_t checked_shift(std::int32_t shift) noexcept {
   if (shift >= -31 && shift <= 30) return shift;
   if (std::is_constant_evaluated()) requantizer_shift_must_be_in_minus_31_to_30();
   return shift > 30 ? 30 : -31;
@@ -63,7 +65,8 @@ constexpr bool valid_requantizer(requantizer r) noexcept {
 /// The rounded high half of 2·a·b (gemmlowp's SaturatingRoundingDoublingHighMul): a·b / 2^31
 /// rounded to nearest with ties toward +infinity; the one overflowing case, INT32_MIN · INT32_MIN,
 /// gives INT32_MAX.
-constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std::int32_t b) noexcept {
+CXMAT_DETAIL_DSP_INLINE constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a,
+                                                                                     std::int32_t b) noexcept {
   // gemmlowp adds a sign-dependent nudge (2^30, or 1 - 2^30 below zero) and divides truncating
   // toward zero; that equals floor((a·b + 2^30) / 2^31) for every a·b, an arithmetic shift: one
   // multiply-add and a shift on a 32-bit core. Few statements on purpose: the constant
@@ -76,7 +79,7 @@ constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std
 
 /// x / 2^exponent rounded to nearest, ties away from zero (gemmlowp's RoundingDivideByPOT).
 /// exponent in [0, 31].
-constexpr std::int32_t rounding_divide_by_pot(std::int32_t x, std::int32_t exponent) noexcept {
+CXMAT_DETAIL_DSP_INLINE constexpr std::int32_t rounding_divide_by_pot(std::int32_t x, std::int32_t exponent) noexcept {
   // 32-bit arithmetic only (no 64-bit shift routine on Cortex-M0): 2^31 - 1 still fits. One
   // declaration statement, for the constant evaluator's step count.
   const auto mask = static_cast<std::int32_t>((std::uint32_t{1} << exponent) - 1U),
@@ -86,17 +89,30 @@ constexpr std::int32_t rounding_divide_by_pot(std::int32_t x, std::int32_t expon
 
 /// x · 2^exponent in two's complement, wrapping like the `x * (1 << shift)` of TFLite and
 /// CMSIS-NN on their targets (an overflow there means the multiplier was out of range anyway).
-constexpr std::int32_t wrapping_shift_left(std::int32_t x, std::int32_t exponent) noexcept {
+CXMAT_DETAIL_DSP_INLINE constexpr std::int32_t wrapping_shift_left(std::int32_t x, std::int32_t exponent) noexcept {
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << exponent);
 }
 
 namespace detail {
 // requantize with its shift already checked and split (left in [0, 30], right in [0, 31]): the
 // kernels split it once per product instead of once per element.
-constexpr std::int32_t requantize_by(std::int32_t acc, std::int32_t multiplier, std::int32_t left,
-                                     std::int32_t right) noexcept {
+CXMAT_DETAIL_DSP_INLINE constexpr std::int32_t requantize_by(std::int32_t acc, std::int32_t multiplier,
+                                                             std::int32_t left, std::int32_t right) noexcept {
   return rounding_divide_by_pot(saturating_rounding_doubling_high_mul(wrapping_shift_left(acc, left), multiplier),
                                 right);
+}
+
+// A requantizer checked (checked_multiplier, checked_shift) and its shift split, as requantize_by
+// takes it: what a kernel computes once per tensor or channel instead of once per element.
+struct split_requantizer {
+  std::int32_t multiplier, left, right;
+};
+constexpr split_requantizer split(requantizer r) noexcept {
+  const std::int32_t shift = checked_shift(r.shift);
+  return {checked_multiplier(r.multiplier), shift > 0 ? shift : 0, shift > 0 ? 0 : -shift};
+}
+CXMAT_DETAIL_DSP_INLINE constexpr std::int32_t requantize_by(std::int32_t acc, const split_requantizer& r) noexcept {
+  return requantize_by(acc, r.multiplier, r.left, r.right);
 }
 }  // namespace detail
 
@@ -110,9 +126,7 @@ constexpr std::int32_t requantize_by(std::int32_t acc, std::int32_t multiplier, 
 /// requantizer_shift_must_be_in_minus_31_to_30, and at run time is clamped to that range. Never
 /// undefined behaviour.
 constexpr std::int32_t requantize(std::int32_t acc, requantizer r) noexcept {
-  const std::int32_t shift = detail::checked_shift(r.shift);
-  return detail::requantize_by(acc, detail::checked_multiplier(r.multiplier), shift > 0 ? shift : 0,
-                               shift > 0 ? 0 : -shift);
+  return detail::requantize_by(acc, detail::split(r));
 }
 
 namespace detail {

@@ -157,7 +157,7 @@ constexpr void softmax_row(const std::int8_t* in, std::int8_t* out, const bool* 
   }
   // e[c]: exp of the scaled difference d = in[c] - max in Q0.31, or -1 when the entry takes no
   // part (masked, or d below diff_min). sum: Q12.19, at least 2^19 (the max's own term).
-  std::int32_t e[N]{}, sum = 0;
+  std::int32_t e[N], sum = 0;
   for (std::size_t c = 0; c < N; ++c) {
     const std::int32_t d = in[c] - max;
     e[c] = !any || (keep != nullptr && !keep[c]) || d < p.diff_min
@@ -191,7 +191,7 @@ template <extent R, extent C>
 constexpr matrix<std::int8_t, R, C> softmax_rows(const matrix<std::int8_t, R, C>& m,
                                                  const softmax_params& params) noexcept {
   static_assert(C.size <= max_softmax_row, "softmax_rows(m, params): rows longer than 511 are not supported");
-  matrix<std::int8_t, R, C> out{};
+  matrix<std::int8_t, R, C> out;
   const softmax_params p = detail::checked_softmax_params(params);
   for (std::size_t i = 0; i < R.size; ++i) detail::softmax_row<C.size>(m.elems[i], out.elems[i], nullptr, p);
   return out;
