@@ -2,13 +2,19 @@
 // parameters calibrated in the compiler into flash, one function running the layer. size.py
 // cross-compiles this file for Cortex-M and reports code size, stack use and the symbols it needs.
 // With CXMAT_Q8_SIZE_ENCODER, the int8 encoder layer of the same size instead (d_ff = 32,
-// post-norm, ReLU, per-channel weights, PyTorch's default biases and unit norms).
+// post-norm, ReLU, per-channel weights, PyTorch's default biases and unit norms); with
+// CXMAT_Q8_SIZE_DECODER, the int8 decoder layer of the same size (8 memory rows, causal
+// self-attention, otherwise as the encoder layer).
 #include <cstdint>
+#include <initializer_list>
 
 #include <cxmat/quantized/attention.hpp>
 #include <cxmat/quantized/calibrate.hpp>
 #ifdef CXMAT_Q8_SIZE_ENCODER
 #include <cxmat/quantized/encoder_layer.hpp>
+#endif
+#ifdef CXMAT_Q8_SIZE_DECODER
+#include <cxmat/quantized/decoder_layer.hpp>
 #endif
 
 namespace {
@@ -28,7 +34,33 @@ constexpr M seeded(std::uint64_t& state, double amplitude) {
   return m;
 }
 
-#ifdef CXMAT_Q8_SIZE_ENCODER
+#if defined(CXMAT_Q8_SIZE_DECODER)
+constexpr auto make_decoder() {
+  std::uint64_t s = 2024;
+  cxmat::decoder_layer<double, 16, 2, 32> f{};
+  for (auto* a : {&f.self_attn, &f.multihead_attn}) {
+    a->w_q = seeded<matrix<double, 16, 16>>(s, 0.25), a->w_k = seeded<matrix<double, 16, 16>>(s, 0.25);
+    a->w_v = seeded<matrix<double, 16, 16>>(s, 0.25), a->w_o = seeded<matrix<double, 16, 16>>(s, 0.25);
+    a->b_q = seeded<matrix<double, 1, 16>>(s, 0.1), a->b_o = seeded<matrix<double, 1, 16>>(s, 0.1);
+  }
+  f.linear1.weight = seeded<matrix<double, 16, 32>>(s, 0.25), f.linear1.bias = seeded<matrix<double, 1, 32>>(s, 0.25);
+  f.linear2.weight = seeded<matrix<double, 32, 16>>(s, 0.18), f.linear2.bias = seeded<matrix<double, 1, 16>>(s, 0.18);
+  for (std::size_t j = 0; j < 16; ++j)
+    f.norm1.weight(0, j) = 1.0, f.norm2.weight(0, j) = 1.0, f.norm3.weight(0, j) = 1.0;
+  cxmat::batch<double, 2, 8, 16> xs{}, memories{};
+  for (auto& x : xs.items) x = seeded<matrix<double, 8, 16>>(s, 2.0);
+  for (auto& m : memories.items) m = seeded<matrix<double, 8, 16>>(s, 2.0);
+  return q8::calibrate(xs, memories, f, cxmat::causal).module;
+}
+// Integers only: the decoder layer's weights, biases and parameters.
+constexpr q8::decoder_layer<16, 2, 32> decoder = make_decoder();
+}  // namespace
+
+extern "C" void cxmat_q8_decoder_8x16(const matrix<std::int8_t, 8, 16>* x, const matrix<std::int8_t, 8, 16>* memory,
+                                      matrix<std::int8_t, 8, 16>* y) {
+  *y = decoder(*x, *memory, cxmat::causal);
+}
+#elif defined(CXMAT_Q8_SIZE_ENCODER)
 constexpr auto make_encoder() {
   std::uint64_t s = 2024;
   cxmat::encoder_layer<double, 16, 2, 32> f{};
