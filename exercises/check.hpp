@@ -89,17 +89,17 @@ constexpr double power_of_ten(int k) {  // exact up to 10^22, one rounding per s
 
 /// True when actual and expected have the same shape (sizes and dimension names) and every pair
 /// of elements is within max(abs_tol, rel_tol * max(|actual|, |expected|)) (cxmat::approx_equal).
-/// Matrices or scalars (anything else is a compile error). A shape mismatch is false, not a compile error: the shapes are compared
-/// here, before cxmat::approx_equal, whose shape error is a hard error where shape errors are
-/// sentences (CXMAT_PLAIN_ERRORS), so that the mistake is reported once, by the check, in its own
-/// words (the exercise's sentence, and explain's "the shapes differ: yours is ..., expected ...").
+/// Matrices or scalars (a batch is a compile error). A shape mismatch is false, not a compile error: the shapes are
+/// compared here, before cxmat::approx_equal, whose shape error is a hard error where shape errors are sentences
+/// (CXMAT_PLAIN_ERRORS), so that the mistake is reported once, by the check, in its own words (the exercise's sentence,
+/// and explain's "the shapes differ: yours is ..., expected ...").
 template <class A, class B>
 constexpr bool close(const A& actual, const B& expected, double rel_tol = default_rel_tol,
                      double abs_tol = default_abs_tol) {
-  // Anything else (a cxmat::batch, a tuple of heads) would never compare equal: say so instead.
-  static_assert((detail::is_matrix<A> || std::is_arithmetic_v<A>) && (detail::is_matrix<B> || std::is_arithmetic_v<B>),
-                "check::close compares a cxmat::matrix or a number: check a batch item by item (b[i]), "
-                "heads one by one");
+  // A batch would never compare equal: say so instead. (Other types stay a failed check: the
+  // result of an operation that failed is the shape error's type, reported where it was made.)
+  static_assert(!cxmat::Batch<A> && !cxmat::Batch<B>,
+                "check::close compares a cxmat::matrix or a number: check a batch item by item (b[i])");
   if constexpr (detail::same_shape<A, B>()) {
     for (std::size_t i = 0; i < detail::rows_of<A>(); ++i) {
       for (std::size_t j = 0; j < detail::cols_of<A>(); ++j) {
