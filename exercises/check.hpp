@@ -89,10 +89,11 @@ constexpr double power_of_ten(int k) {  // exact up to 10^22, one rounding per s
 
 /// True when actual and expected have the same shape (sizes and dimension names) and every pair
 /// of elements is within max(abs_tol, rel_tol * max(|actual|, |expected|)) (cxmat::approx_equal).
-/// Matrices or scalars (a batch is a compile error). A shape mismatch is false, not a compile error: the shapes are
-/// compared here, before cxmat::approx_equal, whose shape error is a hard error where shape errors are sentences
-/// (CXMAT_PLAIN_ERRORS), so that the mistake is reported once, by the check, in its own words (the exercise's sentence,
-/// and explain's "the shapes differ: yours is ..., expected ...").
+/// Matrices or scalars (a batch is a compile error). A shape mismatch is false, not a compile
+/// error: the shapes are compared here, before cxmat::approx_equal, whose shape error is a hard
+/// error where shape errors are sentences (CXMAT_PLAIN_ERRORS), so that the mistake is reported
+/// once, by the check, in its own words (the exercise's sentence, and explain's "the shapes
+/// differ: yours is ..., expected ...").
 template <class A, class B>
 constexpr bool close(const A& actual, const B& expected, double rel_tol = default_rel_tol,
                      double abs_tol = default_abs_tol) {
