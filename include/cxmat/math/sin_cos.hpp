@@ -207,7 +207,8 @@ CXMAT_DETAIL_IEEE_FN constexpr dd sin_cos_finite(double x, bool cosine) noexcept
 }
 
 // sin (cosine = false) or cos of a float with 2^-27 <= |x| < inf, correctly rounded: the
-// reduction of the double kernels (r = r_hi + r_lo, exact to far below 2^-60 |r|), then a fast
+// reduction of the double kernels (r = r_hi + r_lo to about 2^-100 |r| by Cody-Waite, 120 bits
+// or more by Payne-Hanek; |r| >= 2^-61 for every double, see docs/math.md), then a fast
 // path in plain double arithmetic with h = r_hi, l = r_lo, s = h^2 and the Taylor coefficients
 // of sin_kernel and cos_kernel:
 //   sin r ~ h + (h s (-1/6 + s P(s)) + l),   cos r ~ (1 + s (-1/2 + s (1/24 + s Q(s)))) - h l.
@@ -218,9 +219,8 @@ CXMAT_DETAIL_IEEE_FN constexpr dd sin_cos_finite(double x, bool cosine) noexcept
 // carries about 3 roundings of its size (s itself one, 0.31), the last two additions one each:
 // within 2^-53 (1.0 + 0.93 + 0.62 + 0.62) <= 3.2 2^-53, and cos r >= 0.70: below 4.6 2^-53 |cos
 // r|. Both are below 2^-50.7 of the result, 2^8 times inside the 2^-42 that
-// CXMAT_DETAIL_ROUNDS_AS_FLOAT needs (the results of a float argument are normal floats: no
-// float comes within 2^-30 of a multiple of pi/2). Otherwise the double-double kernel of the
-// same reduction decides.
+// CXMAT_DETAIL_ROUNDS_AS_FLOAT needs (the results are normal floats: |sin r| >= 0.89 |r| and
+// |r| >= 2^-61). Otherwise the double-double kernel of the same reduction decides.
 CXMAT_DETAIL_IEEE_FN constexpr float sin_cos_float(float x, bool cosine) noexcept {
   CXMAT_DETAIL_STRICT_FP
   const double xd = static_cast<double>(x);
