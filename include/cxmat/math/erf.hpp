@@ -6,8 +6,9 @@
 // degree 13 of erf at the centre x0 of the cell [i/8, (i+1)/8) (51 cells of 16 coefficients,
 // generated with mpmath): erf x = c0 + c1 h + h^2 P(h), h = |x| - x0 exact, |h| <= 1/16, with
 // c0 and c1 as double-doubles and c0 + c1 h formed exactly, so the result is rounded once.
-// Beyond 6.5 erf rounds to ±1 (even in the x87 format). float uses the same kernel and rounds
-// its double-double once. No libm call.
+// Beyond 6.5 erf rounds to ±1 (even in the x87 format). float first tries a
+// plain double fast path (erf_float_fast) and rounds it when CXMAT_DETAIL_ROUNDS_AS_FLOAT shows
+// that is safe; otherwise the kernel's double-double is rounded once. No libm call.
 
 #include <bit>
 #include <concepts>

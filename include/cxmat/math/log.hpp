@@ -6,7 +6,9 @@
 // carried as a double-double (u by one division and an exact remainder). log c comes from a
 // 46-entry table (hi and lo parts), 2 atanh(u) - 2u from four terms of its odd series. The
 // leading sum e ln2_hi + log c + 2u is formed exactly, so the result is rounded once at the end.
-// float uses the same kernel and rounds its double-double once (rounding to odd, then to
+// float first tries a plain double fast path with a proven error bound (log_float_fast) and
+// rounds it when CXMAT_DETAIL_ROUNDS_AS_FLOAT shows that is safe (Ziv's strategy); otherwise,
+// about one result in 2^16, the kernel's double-double is rounded once (rounding to odd, then to
 // float). No libm call.
 
 #include <bit>

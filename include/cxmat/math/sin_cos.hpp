@@ -9,8 +9,10 @@
 // fraction r/(pi/2) to more than 120 bits (190 fraction bits, and no double comes within 2^-62
 // of a multiple of pi/2). Then sin r and cos r by their Taylor polynomials (degrees 17 and 18:
 // truncation below 2^-62 on |r| <= pi/4), their two leading terms formed exactly and the low
-// part of r entering to second order. float uses the double kernels and rounds their
-// double-double once. No libm call.
+// part of r entering to second order. float reduces the same way, tries a
+// plain double evaluation of the polynomials (sin_cos_float) and rounds it when
+// CXMAT_DETAIL_ROUNDS_AS_FLOAT shows that is safe; otherwise the double-double kernel's result is
+// rounded once. No libm call.
 
 #include <bit>
 #include <concepts>

@@ -6,8 +6,9 @@
 // carried as a double-double and p = e^r - 1 by its Taylor polynomial of degree 7. E - 1 and
 // E + 1 are then built as double-doubles from exact pieces (so E - 1 keeps its relative
 // accuracy for small |x|, where k = 0), and tanh|x| = (E - 1)/(E + 1) by a double-double
-// division, rounded once. Below 2^-27 tanh x rounds to x, above 20 to ±1. float uses the same
-// kernel and rounds its double-double once. No libm call.
+// division, rounded once. Below 2^-27 tanh x rounds to x, above 20 to ±1. float first tries a
+// plain double fast path (tanh_float_fast) and rounds it when CXMAT_DETAIL_ROUNDS_AS_FLOAT shows
+// that is safe; otherwise the kernel's double-double is rounded once. No libm call.
 
 #include <bit>
 #include <concepts>
