@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <string>
@@ -622,6 +623,60 @@ void float_near_boundaries(fn which) {
   require(s.not_cr == 0 && s.count >= 8, what);
 }
 
+// The float result of the double-double kernel alone, rounded once (what the float overloads
+// returned before their fast paths), for the arguments that reach the kernel.
+float kernel_alone(fn which, float x) {
+  const double d = x, a = d < 0 ? -d : d;
+  switch (which) {
+    case fn::log:
+      return cxmat::detail::round_to_float(cxmat::detail::log_positive(d));
+    case fn::tanh: {
+      const float r = cxmat::detail::round_to_float(cxmat::detail::tanh_positive(a));
+      return x < 0 ? -r : r;
+    }
+    case fn::erf: {
+      const float r = cxmat::detail::round_to_float(cxmat::detail::erf_positive(a));
+      return x < 0 ? -r : r;
+    }
+    case fn::sin:
+      return cxmat::detail::round_to_float(cxmat::detail::sin_cos_finite(d, false));
+    default:
+      return cxmat::detail::round_to_float(cxmat::detail::sin_cos_finite(d, true));
+  }
+}
+
+// Every float (every `stride`-th one, both signs) whose log, tanh, erf, sin or cos reaches the
+// double-double kernel: the public function, with its fast path and rounding test, must give the
+// kernel's bits exactly.
+void float_vs_kernel(fn which, std::uint64_t stride) {
+  std::uint32_t lo = 0x32000000u, hi = 0x7f800000u;  // sin, cos: 2^-27 <= |x| < inf
+  if (which == fn::log) lo = 1;
+  if (which == fn::tanh) hi = 0x41a00000u;  // 2^-27 <= |x| < 20
+  if (which == fn::erf) {
+    lo = 1;  // 0 < |x| < 6.5
+    hi = 0x40d00000u;
+  }
+  std::uint64_t n = 0, differ = 0;
+  for (std::uint64_t b = lo; b < hi; b += stride) {
+    for (std::uint32_t sign : {0u, 0x80000000u}) {
+      if (which == fn::log && sign != 0) continue;
+      const auto x = std::bit_cast<float>(static_cast<std::uint32_t>(b) | sign);
+      const float y = call(which, x), k = kernel_alone(which, x);
+      ++n;
+      if (std::bit_cast<std::uint32_t>(y) != std::bit_cast<std::uint32_t>(k) && ++differ <= 5) {
+        std::printf("  %s(%a) = %a, kernel alone %a\n", fn_name(which), static_cast<double>(x), static_cast<double>(y),
+                    static_cast<double>(k));
+      }
+    }
+  }
+  char name[64];
+  std::snprintf(name, sizeof name, "%s float vs kernel", fn_name(which));
+  std::printf("%-34s n=%-12" PRIu64 " different from the kernel alone=%" PRIu64 "\n", name, n, differ);
+  char what[96];
+  std::snprintf(what, sizeof what, "%s(float) gives the bits of its double-double kernel", fn_name(which));
+  require(differ == 0, what);
+}
+
 // Random doubles against MPFR: `n` inputs from each generator of `gens` (name, function of the
 // random engine), all within `bound` ulps.
 template <class Gen>
@@ -758,7 +813,8 @@ int main(int argc, char** argv) {
     std::printf(
         "usage: math_accuracy --sample | --full | --part NAME [--count N] [--seed S]\n"
         "parts: exp-float exp-double exp-hard exp-special exp-long sqrt-float sqrt-double "
-        "sqrt-long, and F-float F-float-boundaries F-double F-long for F in log tanh erf sin cos\n"
+        "sqrt-long, and F-float F-float-boundaries F-float-kernel F-double F-long for F in log tanh erf sin\n"
+        "cos\n"
         "(--count is the number of random inputs, or the stride for the float sweeps)\n");
     return mode == "--help" ? 0 : 2;
   }
@@ -786,6 +842,7 @@ int main(int argc, char** argv) {
     const std::string base = fn_name(which);
     if (want((base + "-float").c_str())) float_all(which, count ? count : (full ? 1 : 65537));
     if (want((base + "-float-boundaries").c_str())) float_near_boundaries(which);
+    if (want((base + "-float-kernel").c_str())) float_vs_kernel(which, count ? count : (full ? 1 : 65537));
     if (want((base + "-double").c_str())) elementary_double(which, pick(20000, 10000000), seed + 5);
     if (want((base + "-long").c_str())) elementary_long(which, pick(5000, 1000000), seed + 6);
   }
