@@ -6,6 +6,7 @@
 //   6 log(double), x in [1, 1000]   7 tanh(double), x in [-5, 5]   8 erf(double), x in [-5, 5]
 //   9 sin(double), x in [-100, 100]   10 cos(double), same   11 sin(double), x in [1e20, 2e20]
 //   (Payne-Hanek)   12 erf(float), x in [-5, 5]   13 sin(float), x in [-100, 100]
+//   14 log(float), x in [1, 1000]   15 tanh(float), x in [-5, 5]   16 cos(float), x in [-100, 100]
 #include "cxmat/math.hpp"
 
 #ifndef CXMAT_COST_CALLS
@@ -19,18 +20,20 @@ namespace {
 
 constexpr double run(int n) {
   double sum = 0;
-  constexpr double lo = CXMAT_COST_KIND == 2                                                     ? -700.0
-                        : CXMAT_COST_KIND == 6                                                   ? 1.0
-                        : CXMAT_COST_KIND == 7 || CXMAT_COST_KIND == 8 || CXMAT_COST_KIND == 12  ? -5.0
-                        : CXMAT_COST_KIND == 9 || CXMAT_COST_KIND == 10 || CXMAT_COST_KIND == 13 ? -100.0
-                        : CXMAT_COST_KIND == 11                                                  ? 1e20
-                                                                                                 : -20.0;
-  constexpr double width = CXMAT_COST_KIND == 2                                                     ? 1400.0
-                           : CXMAT_COST_KIND == 6                                                   ? 999.0
-                           : CXMAT_COST_KIND == 7 || CXMAT_COST_KIND == 8 || CXMAT_COST_KIND == 12  ? 10.0
-                           : CXMAT_COST_KIND == 9 || CXMAT_COST_KIND == 10 || CXMAT_COST_KIND == 13 ? 200.0
-                           : CXMAT_COST_KIND == 11                                                  ? 1e20
-                                                                                                    : 20.0;
+  constexpr double lo =
+      CXMAT_COST_KIND == 2                                                                              ? -700.0
+      : CXMAT_COST_KIND == 6 || CXMAT_COST_KIND == 14                                                   ? 1.0
+      : CXMAT_COST_KIND == 7 || CXMAT_COST_KIND == 8 || CXMAT_COST_KIND == 12 || CXMAT_COST_KIND == 15  ? -5.0
+      : CXMAT_COST_KIND == 9 || CXMAT_COST_KIND == 10 || CXMAT_COST_KIND == 13 || CXMAT_COST_KIND == 16 ? -100.0
+      : CXMAT_COST_KIND == 11                                                                           ? 1e20
+                                                                                                        : -20.0;
+  constexpr double width =
+      CXMAT_COST_KIND == 2                                                                              ? 1400.0
+      : CXMAT_COST_KIND == 6 || CXMAT_COST_KIND == 14                                                   ? 999.0
+      : CXMAT_COST_KIND == 7 || CXMAT_COST_KIND == 8 || CXMAT_COST_KIND == 12 || CXMAT_COST_KIND == 15  ? 10.0
+      : CXMAT_COST_KIND == 9 || CXMAT_COST_KIND == 10 || CXMAT_COST_KIND == 13 || CXMAT_COST_KIND == 16 ? 200.0
+      : CXMAT_COST_KIND == 11                                                                           ? 1e20
+                                                                                                        : 20.0;
   double x = lo;
   const double step = width / (n + 1);
   const double max = 0.5;
@@ -57,6 +60,12 @@ constexpr double run(int n) {
     sum += static_cast<double>(cxmat::erf(static_cast<float>(x)));
 #elif CXMAT_COST_KIND == 13
     sum += static_cast<double>(cxmat::sin(static_cast<float>(x)));
+#elif CXMAT_COST_KIND == 14
+    sum += static_cast<double>(cxmat::log(static_cast<float>(x)));
+#elif CXMAT_COST_KIND == 15
+    sum += static_cast<double>(cxmat::tanh(static_cast<float>(x)));
+#elif CXMAT_COST_KIND == 16
+    sum += static_cast<double>(cxmat::cos(static_cast<float>(x)));
 #else
     sum += x;
 #endif

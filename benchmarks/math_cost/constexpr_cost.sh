@@ -7,8 +7,8 @@
 #  - both: compile CPU seconds per 10^4 calls (40,000 calls minus 0, divided by 4).
 # Usage: benchmarks/math_cost/constexpr_cost.sh [compiler...]   (default: g++ clang++ clang++-19)
 # QUICK=1 measures the cost per call only (a few minutes instead of tens).
-# KINDS="0 1 2 3 4" selects the rows (see constexpr_cost.cpp; 6-13 are log, tanh, erf, sin,
-# cos). Takes tens of minutes.
+# KINDS="0 1 2 3 4" selects the rows (see constexpr_cost.cpp; 6-16 are log, tanh, erf, sin,
+# cos, double and float). Takes tens of minutes.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 inc="$here/../../include"
@@ -43,7 +43,8 @@ names=("exp(double) x in [-20,0]" "exp(float) x in [-20,0]" "exp(double) x in [-
        "sqrt(double)" "softmax element exp(x - max)" "(loop)" "log(double) x in [1,1000]"
        "tanh(double) x in [-5,5]" "erf(double) x in [-5,5]" "sin(double) x in [-100,100]"
        "cos(double) x in [-100,100]" "sin(double) x in [1e20,2e20]" "erf(float) x in [-5,5]"
-       "sin(float) x in [-100,100]")
+       "sin(float) x in [-100,100]" "log(float) x in [1,1000]" "tanh(float) x in [-5,5]"
+       "cos(float) x in [-100,100]")
 echo "| compiler | function | per call | calls in one constant expression at the default limit | compile s / 10^4 calls |"
 echo "|---|---|---|---|---|"
 for cxx in "${compilers[@]}"; do

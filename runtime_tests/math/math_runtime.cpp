@@ -9,6 +9,7 @@
 
 #include "test_support/catch.hpp"
 #include "test_support/math_checks.hpp"
+#include "test_support/math_hard_floats.hpp"
 
 // The -march=native build must really exercise the FMA hazard: GCC then uses the explicit-fma
 // formulation, Clang the contraction-off pragmas with FMA instructions available.
@@ -157,6 +158,24 @@ CXMAT_TEST_ELEMENTARY(sin, cxmat::sin(x))
 CXMAT_TEST_ELEMENTARY(cos, cxmat::cos(x))
 #undef CXMAT_TEST_ELEMENTARY
 
+// The hardest float inputs (results within 2^-50 of a float rounding boundary): the fallback of
+// the float fast paths, computed by the compiler.
+template <std::size_t N, class F>
+constexpr std::array<float, N> map_list(const float (&xs)[N], F f) {
+  std::array<float, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = f(xs[i]);
+  return out;
+}
+template <std::size_t N>
+constexpr std::array<float, N> as_array(const float (&xs)[N]) {
+  return map_list(xs, [](float x) { return x; });
+}
+constexpr auto hard_log_ct = map_list(cxmat_test::hard_log_floats, [](float x) { return cxmat::log(x); });
+constexpr auto hard_tanh_ct = map_list(cxmat_test::hard_tanh_floats, [](float x) { return cxmat::tanh(x); });
+constexpr auto hard_erf_ct = map_list(cxmat_test::hard_erf_floats, [](float x) { return cxmat::erf(x); });
+constexpr auto hard_sin_ct = map_list(cxmat_test::hard_sin_floats, [](float x) { return cxmat::sin(x); });
+constexpr auto hard_cos_ct = map_list(cxmat_test::hard_cos_floats, [](float x) { return cxmat::cos(x); });
+
 // Counts results that differ bitwise from the compile-time ones, computing the run-time ones
 // both one call at a time on opaque values and in a plain loop the compiler may vectorize.
 template <class T, std::size_t N, class F>
@@ -210,6 +229,16 @@ TEST_CASE("log, tanh, erf, sin and cos give the same bits at compile time and at
         CXMAT_TEST_ELEMENTARY(erf, cxmat::erf(x)) CXMAT_TEST_ELEMENTARY(sin, cxmat::sin(x))
             CXMAT_TEST_ELEMENTARY(cos, cxmat::cos(x))
 #undef CXMAT_TEST_ELEMENTARY
+}
+
+TEST_CASE(
+    "log, tanh, erf, sin and cos of floats next to a rounding boundary: the same bits at compile time and at run time",
+    "[math]") {
+  CHECK(mismatches(as_array(cxmat_test::hard_log_floats), hard_log_ct, [](float x) { return cxmat::log(x); }) == 0);
+  CHECK(mismatches(as_array(cxmat_test::hard_tanh_floats), hard_tanh_ct, [](float x) { return cxmat::tanh(x); }) == 0);
+  CHECK(mismatches(as_array(cxmat_test::hard_erf_floats), hard_erf_ct, [](float x) { return cxmat::erf(x); }) == 0);
+  CHECK(mismatches(as_array(cxmat_test::hard_sin_floats), hard_sin_ct, [](float x) { return cxmat::sin(x); }) == 0);
+  CHECK(mismatches(as_array(cxmat_test::hard_cos_floats), hard_cos_ct, [](float x) { return cxmat::cos(x); }) == 0);
 }
 
 TEST_CASE("log, tanh, erf, sin and cos special values and reference values at run time", "[math]") {

@@ -6,8 +6,9 @@
 // degree 13 of erf at the centre x0 of the cell [i/8, (i+1)/8) (51 cells of 16 coefficients,
 // generated with mpmath): erf x = c0 + c1 h + h^2 P(h), h = |x| - x0 exact, |h| <= 1/16, with
 // c0 and c1 as double-doubles and c0 + c1 h formed exactly, so the result is rounded once.
-// Beyond 6.5 erf rounds to ±1 (even in the x87 format). float uses the same kernel and rounds
-// its double-double once. No libm call.
+// Beyond 6.5 erf rounds to ±1 (even in the x87 format). float first tries a
+// plain double fast path (erf_float_fast) and rounds it when CXMAT_DETAIL_ROUNDS_AS_FLOAT shows
+// that is safe; otherwise the kernel's double-double is rounded once. No libm call.
 
 #include <bit>
 #include <concepts>
@@ -89,6 +90,63 @@ CXMAT_DETAIL_IEEE_FN constexpr dd erf_positive(double ax) noexcept {
   return {v, CXMAT_DETAIL_FAST_TWO_SUM_LO(sum, t, v)};
 }
 
+// Fast path of erf(float), plain double arithmetic, for 2^-126 <= ax < 6.5 (the result is a
+// normal float): erf_positive's polynomials without the double-double steps, the cell
+// polynomial cut at degree 10. For ax < 1/8, y = A_hi ax + (A_lo ax + ax z P(z)), z = ax^2;
+// otherwise y = c0 + (c2 h + (c1 + c3 h + h^2 P(h))), h = ax - x0 exact, with c0 + c1 = erf(x0),
+// c2 + c3 = erf'(x0) and P of degree 8.
+// Error bound: the truncations are below 2^-67 erf(ax) (the tables' bound) near 0 and, in the
+// cells, below 2^-52 erf(ax) (the sum of |erf^(k)(x0)/k!| 16^-k over the table's k = 11..13 is
+// at most 2^-52.0 erf(x0 - 1/16) over the 51 cells, plus the table's 2^-67). For ax < 1/8,
+// |ax z P(z)| <= 0.006 ax and A_hi ax and the final sum round once each: within 2.1 2^-53 A ax,
+// that is below 2^-51.8 erf(ax) (erf(ax) >= 0.99 A ax here). In a cell, |c2 h| <= 0.071,
+// |c1 + c3 h + h^2 P(h)| <= 0.01, the product c2 h, the two additions and the polynomial
+// (roundings of its own size, 0.01) give at most 2^-53 (|y| + 0.071 + 2 0.08 + 0.02), with
+// erf(ax) >= 0.14: below 2.8 2^-53 erf(ax) < 2^-51.5 erf(ax), and with the truncation below
+// 2^-50.9 erf(ax). Both are 2^8 times inside the 2^-42 that CXMAT_DETAIL_ROUNDS_AS_FLOAT needs.
+CXMAT_DETAIL_IEEE_FN constexpr double erf_float_fast(double ax) noexcept {
+  CXMAT_DETAIL_STRICT_FP
+  if (ax < 0.125) {
+    const double
+        z = ax * ax,
+        p = CXMAT_DETAIL_MAD(
+            z,
+            CXMAT_DETAIL_MAD(
+                z,
+                CXMAT_DETAIL_MAD(
+                    z,
+                    CXMAT_DETAIL_MAD(
+                        z,
+                        CXMAT_DETAIL_MAD(
+                            z, CXMAT_DETAIL_MAD(z, CXMAT_DETAIL_MAD(z, erf_taylor0[7], erf_taylor0[6]), erf_taylor0[5]),
+                            erf_taylor0[4]),
+                        erf_taylor0[3]),
+                    erf_taylor0[2]),
+                erf_taylor0[1]),
+            erf_taylor0[0]);
+    return CXMAT_DETAIL_MAD(erf_two_over_sqrt_pi_hi, ax, CXMAT_DETAIL_MAD(erf_two_over_sqrt_pi_lo, ax, ax * z * p));
+  }
+  const auto i = static_cast<std::size_t>(ax * 8);  // 1 <= i <= 51
+  const double* c = erf_cells[i - 1];
+  const double h = ax - (static_cast<double>(i) + 0.5) * 0.125,  // exact
+      p = CXMAT_DETAIL_MAD(
+          h,
+          CXMAT_DETAIL_MAD(
+              h,
+              CXMAT_DETAIL_MAD(
+                  h,
+                  CXMAT_DETAIL_MAD(
+                      h,
+                      CXMAT_DETAIL_MAD(
+                          h, CXMAT_DETAIL_MAD(h, CXMAT_DETAIL_MAD(h, CXMAT_DETAIL_MAD(h, c[12], c[11]), c[10]), c[9]),
+                          c[8]),
+                      c[7]),
+                  c[6]),
+              c[5]),
+          c[4]);
+  return c[0] + CXMAT_DETAIL_MAD(c[2], h, c[1] + CXMAT_DETAIL_MAD(c[3], h, h * h * p));
+}
+
 // erf x = A x for |x| < 2^-900, computed 2^100 larger (GCC does not fold a fused multiply-add
 // whose result is subnormal) and scaled back: exact for normal results, rounded a second time
 // for subnormal ones (|x| < 2^-1022).
@@ -130,7 +188,13 @@ CXMAT_DETAIL_IEEE_FN constexpr float erf(float x) noexcept {
   const std::uint32_t ax = std::bit_cast<std::uint32_t>(x) & 0x7fffffffu;
   if (ax == 0 || ax > 0x7f800000u) return x;
   if (ax >= 0x40d00000u) return x < 0 ? -1.0f : 1.0f;  // |x| >= 6.5
-  const float r = detail::round_to_float(detail::erf_positive(static_cast<double>(std::bit_cast<float>(ax))));
+  // The fast path when its result is safely away from a float rounding boundary (and a normal
+  // float: not for subnormal x), else the double-double kernel (see erf_float_fast and
+  // CXMAT_DETAIL_ROUNDS_AS_FLOAT).
+  const double a = static_cast<double>(std::bit_cast<float>(ax)), y = detail::erf_float_fast(a);
+  const float r = ax >= 0x00800000u && CXMAT_DETAIL_ROUNDS_AS_FLOAT(y)
+                      ? static_cast<float>(y)
+                      : detail::round_to_float(detail::erf_positive(a));
   return x < 0 ? -r : r;
 }
 

@@ -6,7 +6,9 @@
 // carried as a double-double (u by one division and an exact remainder). log c comes from a
 // 46-entry table (hi and lo parts), 2 atanh(u) - 2u from four terms of its odd series. The
 // leading sum e ln2_hi + log c + 2u is formed exactly, so the result is rounded once at the end.
-// float uses the same kernel and rounds its double-double once (rounding to odd, then to
+// float first tries a plain double fast path with a proven error bound (log_float_fast) and
+// rounds it when CXMAT_DETAIL_ROUNDS_AS_FLOAT shows that is safe (Ziv's strategy); otherwise,
+// about one result in 2^16, the kernel's double-double is rounded once (rounding to odd, then to
 // float). No libm call.
 
 #include <bit>
@@ -76,6 +78,57 @@ CXMAT_DETAIL_IEEE_FN constexpr dd log_positive(double x) noexcept {
   return log_kernel(e, std::bit_cast<double>(mbits), 0.0);
 }
 
+// 64/j for j = 45..90 (index j - 45), each rounded once to double by the compiler's correctly
+// rounded division.
+inline constexpr auto log_inv_c = [] {
+  struct table {
+    double v[46];
+  } t{};
+  for (int j = 45; j <= 90; ++j) t.v[j - 45] = 64.0 / j;
+  return t;
+}();
+
+// Fast path of log(float), plain double arithmetic and no division: x = 2^e m with m in
+// [0.703125, 1.40625) and c = j/64 the nearest 64th as in log_kernel, d = m - c (exact: m has 24
+// significant bits), t = d rc with rc = 64/j rounded, so t = (d/c)(1 + delta), |delta| <= 2^-52
+// and |t| <= 2^-6.49. Then log x = e ln2 + log c + log(1 + d/c), the last by its Taylor
+// polynomial in t of degree 8: y = (e ln2_hi + log_c_hi[j]) + (t + t^2 P(t) + (e ln2_lo +
+// log_c_lo[j])).
+// Error bound: truncation below |t|^9/9 < 2^-55 |t|; delta moves log(1 + d/c) by at most
+// 1.02 2^-52 |t|; e ln2_hi is exact (37 + 8 bits); t^2 P(t) (below 0.006 |t|) carries a few
+// roundings of its own size; the product t and the last two additions round once each. So the
+// absolute error is below 2^-53 (|S1| + |y| + 5.4 |t|) with S1 = e ln2_hi + log c. For e = 0
+// and j = 64 (c = 1, S1 = 0, |y| <= 1.01 |t|) that is 6.5 2^-53 |log x|. Otherwise |S1| <=
+// |log x| + 1.01 |t|: for e = 0, j = 63 or 65, |t| <= 0.0079 and |log x| >= 0.0077; for other j
+// |t| <= 0.0112 and |log x| >= 0.023; for e != 0 |log x| >= 0.34. So |y - log x| <= 8.6 2^-53
+// |log x| < 2^-49.8 |log x|, 2^7.8 times inside the 2^-42 that CXMAT_DETAIL_ROUNDS_AS_FLOAT
+// needs. x = 1 gives exactly +0.
+CXMAT_DETAIL_IEEE_FN constexpr double log_float_fast(float x) noexcept {
+  CXMAT_DETAIL_STRICT_FP
+  // Rounds half up a non-negative value (truncation after + 0.5 is right for it).
+  // NOLINTBEGIN(bugprone-incorrect-roundings)
+  const std::uint64_t ix = std::bit_cast<std::uint64_t>(static_cast<double>(x)),
+                      big = (ix & 0x000fffffffffffffu) >= 0x0006800000000000u ? 1u : 0u;  // m >= 1.40625: m / 2
+  const double m = std::bit_cast<double>(((ix & 0x000fffffffffffffu) | 0x3ff0000000000000u) - (big << 52)),
+               ed = static_cast<double>(static_cast<int>(ix >> 52) - 1023 + static_cast<int>(big));
+  const int j = static_cast<int>(m * 64 + 0.5);
+  // NOLINTEND(bugprone-incorrect-roundings)
+  const double t = (m - j * 0x1p-6) * log_inv_c.v[j - 45], t2 = t * t,
+               p = CXMAT_DETAIL_MAD(
+                   t,
+                   CXMAT_DETAIL_MAD(
+                       t,
+                       CXMAT_DETAIL_MAD(
+                           t,
+                           CXMAT_DETAIL_MAD(t, CXMAT_DETAIL_MAD(t, CXMAT_DETAIL_MAD(t, -1.0 / 8, 1.0 / 7), -1.0 / 6),
+                                            1.0 / 5),
+                           -1.0 / 4),
+                       1.0 / 3),
+                   -0.5);
+  return CXMAT_DETAIL_MAD(ed, log_ln2_hi, log_c_hi[j - 45]) +
+         (t + CXMAT_DETAIL_MAD(t2, p, CXMAT_DETAIL_MAD(ed, log_ln2_lo, log_c_lo[j - 45])));
+}
+
 // x87 long double, positive finite non-zero: x = 2^e m by exact scaling, m split into two
 // doubles.
 CXMAT_DETAIL_IEEE_FN constexpr long double log_long(long double x) noexcept {
@@ -131,7 +184,13 @@ CXMAT_DETAIL_IEEE_FN constexpr double log(double x) noexcept {
 /// as for double.
 CXMAT_DETAIL_IEEE_FN constexpr float log(float x) noexcept {
   const auto ix = std::bit_cast<std::uint32_t>(x);
-  if (ix - 1 < 0x7f7fffffu) return detail::round_to_float(detail::log_positive(static_cast<double>(x)));
+  if (ix - 1 < 0x7f7fffffu) {
+    // The fast path when its result is safely away from a float rounding boundary, else the
+    // double-double kernel (see log_float_fast and CXMAT_DETAIL_ROUNDS_AS_FLOAT).
+    const double y = detail::log_float_fast(x);
+    if (CXMAT_DETAIL_ROUNDS_AS_FLOAT(y)) return static_cast<float>(y);
+    return detail::round_to_float(detail::log_positive(static_cast<double>(x)));
+  }
   if ((ix << 1) == 0) return -std::numeric_limits<float>::infinity();
   if ((ix & 0x7fffffffu) >= 0x7f800000u && ix != 0xff800000u) return x;
   return detail::log_of_negative<float>();

@@ -9,8 +9,10 @@
 // fraction r/(pi/2) to more than 120 bits (190 fraction bits, and no double comes within 2^-62
 // of a multiple of pi/2). Then sin r and cos r by their Taylor polynomials (degrees 17 and 18:
 // truncation below 2^-62 on |r| <= pi/4), their two leading terms formed exactly and the low
-// part of r entering to second order. float uses the double kernels and rounds their
-// double-double once. No libm call.
+// part of r entering to second order. float reduces the same way, tries a
+// plain double evaluation of the polynomials (sin_cos_float) and rounds it when
+// CXMAT_DETAIL_ROUNDS_AS_FLOAT shows that is safe; otherwise the double-double kernel's result is
+// rounded once. No libm call.
 
 #include <bit>
 #include <concepts>
@@ -206,6 +208,81 @@ CXMAT_DETAIL_IEEE_FN constexpr dd sin_cos_finite(double x, bool cosine) noexcept
   return (!cosine && x < 0) ? dd{-v.hi, -v.lo} : v;
 }
 
+// sin (cosine = false) or cos of a float with 2^-27 <= |x| < inf, correctly rounded: the
+// reduction of the double kernels (r = r_hi + r_lo to about 2^-100 |r| by Cody-Waite, 120 bits
+// or more by Payne-Hanek; |r| >= 2^-61 for every double, see docs/math.md), then a fast
+// path in plain double arithmetic with h = r_hi, l = r_lo, s = h^2 and the Taylor coefficients
+// of sin_kernel and cos_kernel:
+//   sin r ~ h + (h s (-1/6 + s P(s)) + l),   cos r ~ (1 + s (-1/2 + s (1/24 + s Q(s)))) - h l.
+// Error bound (|h| <= pi/4 + 2^-40, s <= 0.62): the truncations are below 2^-62; dropping
+// l (cos h - 1) and l^2 costs below 2^-54 |h| and 2^-100. sin: the term h s (...) is below 0.11
+// |h| and carries about 4 roundings of its size, the last addition one: within 2^-53 (|y| +
+// 0.45 |h| + 0.16 |h|) <= 1.7 2^-53 |sin r| (sin r >= 0.89 h). cos: s (...) is below 0.31 and
+// carries about 3 roundings of its size (s itself one, 0.31), the last two additions one each:
+// within 2^-53 (1.0 + 0.93 + 0.62 + 0.62) <= 3.2 2^-53, and cos r >= 0.70: below 4.6 2^-53 |cos
+// r|. Both are below 2^-50.7 of the result, 2^8 times inside the 2^-42 that
+// CXMAT_DETAIL_ROUNDS_AS_FLOAT needs (the results are normal floats: |sin r| >= 0.89 |r| and
+// |r| >= 2^-61). Otherwise the double-double kernel of the same reduction decides.
+CXMAT_DETAIL_IEEE_FN constexpr float sin_cos_float(float x, bool cosine) noexcept {
+  CXMAT_DETAIL_STRICT_FP
+  const double xd = static_cast<double>(x);
+  const trig_reduced t = trig_reduce(xd < 0 ? -xd : xd);
+  const unsigned n = (t.q + (cosine ? 1u : 0u)) & 3u;
+  const double
+      h = t.r.hi,
+      l = t.r.lo, s = h * h,
+      y = (n & 1u) != 0
+              ? CXMAT_DETAIL_MAD(
+                    -h, l,
+                    CXMAT_DETAIL_MAD(
+                        s,
+                        CXMAT_DETAIL_MAD(
+                            s,
+                            CXMAT_DETAIL_MAD(
+                                s,
+                                CXMAT_DETAIL_MAD(
+                                    s,
+                                    CXMAT_DETAIL_MAD(
+                                        s,
+                                        CXMAT_DETAIL_MAD(
+                                            s,
+                                            CXMAT_DETAIL_MAD(
+                                                s,
+                                                CXMAT_DETAIL_MAD(s, CXMAT_DETAIL_MAD(s, cos_taylor[7], cos_taylor[6]),
+                                                                 cos_taylor[5]),
+                                                cos_taylor[4]),
+                                            cos_taylor[3]),
+                                        cos_taylor[2]),
+                                    cos_taylor[1]),
+                                cos_taylor[0]),
+                            -0.5),
+                        1.0))
+              : h + CXMAT_DETAIL_MAD(
+                        h * s,
+                        CXMAT_DETAIL_MAD(
+                            s,
+                            CXMAT_DETAIL_MAD(
+                                s,
+                                CXMAT_DETAIL_MAD(
+                                    s,
+                                    CXMAT_DETAIL_MAD(
+                                        s,
+                                        CXMAT_DETAIL_MAD(
+                                            s,
+                                            CXMAT_DETAIL_MAD(s, CXMAT_DETAIL_MAD(s, sin_taylor[7], sin_taylor[6]),
+                                                             sin_taylor[5]),
+                                            sin_taylor[4]),
+                                        sin_taylor[3]),
+                                    sin_taylor[2]),
+                                sin_taylor[1]),
+                            sin_taylor[0]),
+                        l);
+  const float f = CXMAT_DETAIL_ROUNDS_AS_FLOAT(y) ? static_cast<float>(y)
+                                                  : round_to_float((n & 1u) != 0 ? cos_kernel(t.r) : sin_kernel(t.r));
+  // The quadrant's sign, and sin's oddness (rounding is symmetric).
+  return ((n & 2u) != 0) != (!cosine && x < 0) ? -f : f;
+}
+
 // x87 long double, finite, |x| >= 2^-33.
 CXMAT_DETAIL_IEEE_FN constexpr long double sin_cos_long(long double x, bool cosine) noexcept {
   CXMAT_DETAIL_STRICT_FP
@@ -275,7 +352,7 @@ CXMAT_DETAIL_IEEE_FN constexpr float sin(float x) noexcept {
   const std::uint32_t ax = std::bit_cast<std::uint32_t>(x) & 0x7fffffffu;
   if (ax < 0x32000000u) return x;  // |x| < 2^-27
   if (ax >= 0x7f800000u) return ax == 0x7f800000u ? std::numeric_limits<float>::quiet_NaN() : x;
-  return detail::round_to_float(detail::sin_cos_finite(static_cast<double>(x), false));
+  return detail::sin_cos_float(x, false);
 }
 
 /// Cosine in single precision, correctly rounded (see docs/math.md). Special values as for
@@ -284,7 +361,7 @@ CXMAT_DETAIL_IEEE_FN constexpr float cos(float x) noexcept {
   const std::uint32_t ax = std::bit_cast<std::uint32_t>(x) & 0x7fffffffu;
   if (ax < 0x32000000u) return 1.0f;
   if (ax >= 0x7f800000u) return ax == 0x7f800000u ? std::numeric_limits<float>::quiet_NaN() : x;
-  return detail::round_to_float(detail::sin_cos_finite(static_cast<double>(x), true));
+  return detail::sin_cos_float(x, true);
 }
 
 /// Sine in long double. Where long double is double this is the double overload; for the x87

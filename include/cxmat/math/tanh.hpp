@@ -6,8 +6,9 @@
 // carried as a double-double and p = e^r - 1 by its Taylor polynomial of degree 7. E - 1 and
 // E + 1 are then built as double-doubles from exact pieces (so E - 1 keeps its relative
 // accuracy for small |x|, where k = 0), and tanh|x| = (E - 1)/(E + 1) by a double-double
-// division, rounded once. Below 2^-27 tanh x rounds to x, above 20 to ±1. float uses the same
-// kernel and rounds its double-double once. No libm call.
+// division, rounded once. Below 2^-27 tanh x rounds to x, above 20 to ±1. float first tries a
+// plain double fast path (tanh_float_fast) and rounds it when CXMAT_DETAIL_ROUNDS_AS_FLOAT shows
+// that is safe; otherwise the kernel's double-double is rounded once. No libm call.
 
 #include <bit>
 #include <concepts>
@@ -66,6 +67,43 @@ CXMAT_DETAIL_IEEE_FN constexpr dd tanh_positive(double ax) noexcept {
   return {t, CXMAT_DETAIL_FAST_TWO_SUM_LO(q0, corr, t)};
 }
 
+// Fast path of tanh(float), plain double arithmetic, for 2^-27 <= ax < 20: E = e^(2 ax) =
+// s (1 + tau) (1 + p) with k, s = 2^(k/128) rounded (the exp table entry times a power of two),
+// tau its relative rounding error (|tau| < 2^-53) and r = 2 ax - k ln2/128 as in tanh_positive,
+// p = e^r - 1 by its Taylor polynomial of degree 6; then num = E - 1 = (s - 1) + s (tau + p + tau
+// p) and tanh ax = num / (num + 2).
+// Error bound: r is exact for k = 0 and otherwise within 2^-53 |r| + 2^-80 (the first step is
+// exact, ln2/128 is carried to 2^-100); |r| <= ln2/256 < 2^-8.5, so the truncation is below
+// r^7/5040 < 2^-55 |p| and p is within 2^-51 |p| + 1.01 |error of r|. For k = 0, s - 1 = 0 and
+// tau = 0, so num = p. For k != 0, E - 1 >= 0.0027 and s - 1 is exact (Sterbenz) or rounded
+// once (s >= 2); s (tau + p + tau p) (below 0.0028 s) carries about 2^-50 of its size, and
+// s <= 1.003 E <= 372 (E - 1): num is within 2^-49.4 |num|. Adding 2 and dividing round once
+// each, and num's error moves num / (num + 2) by at most as much relatively, so |y - tanh ax|
+// <= (2 2^-49.4 + 2 2^-53) tanh ax < 2^-48.2 tanh ax, 2^6 times inside the 2^-42 that
+// CXMAT_DETAIL_ROUNDS_AS_FLOAT needs (tanh ax >= 2^-27 is a normal float).
+CXMAT_DETAIL_IEEE_FN constexpr double tanh_float_fast(double ax) noexcept {
+  CXMAT_DETAIL_STRICT_FP
+  // Rounds half up a non-negative value (truncation after + 0.5 is right for it).
+  // NOLINTNEXTLINE(bugprone-incorrect-roundings)
+  const double y = 2 * ax, kd = static_cast<double>(static_cast<std::int64_t>(CXMAT_DETAIL_MAD(y, exp_inv_ln2_n, 0.5))),
+               r = CXMAT_DETAIL_MAD(kd, exp_neg_ln2_lo_n, CXMAT_DETAIL_MAD(kd, exp_neg_ln2_hi_n, y)),
+               p = CXMAT_DETAIL_MAD(
+                   r * r,
+                   CXMAT_DETAIL_MAD(
+                       r,
+                       CXMAT_DETAIL_MAD(
+                           r,
+                           CXMAT_DETAIL_MAD(r, CXMAT_DETAIL_MAD(r, expm1_taylor[4], expm1_taylor[3]), expm1_taylor[2]),
+                           expm1_taylor[1]),
+                       expm1_taylor[0]),
+                   r),
+               s = std::bit_cast<double>(std::bit_cast<std::uint64_t>(exp2_hi[static_cast<std::uint64_t>(kd) & 127]) +
+                                         (static_cast<std::uint64_t>(kd) >> 7 << 52)),
+               tau = exp2_tail[static_cast<std::uint64_t>(kd) & 127],
+               num = CXMAT_DETAIL_MAD(s, CXMAT_DETAIL_MAD(tau, p, tau) + p, s - 1.0);
+  return num / (num + 2.0);
+}
+
 // x87 long double, 2^-33 <= |x| < 23: tanh(hi + lo) = tanh(hi) + (1 - tanh(hi)^2) lo.
 CXMAT_DETAIL_IEEE_FN constexpr long double tanh_long(long double x) noexcept {
   CXMAT_DETAIL_STRICT_FP
@@ -99,7 +137,11 @@ CXMAT_DETAIL_IEEE_FN constexpr float tanh(float x) noexcept {
   if (ax < 0x32000000u) return x;  // |x| < 2^-27
   if (ax > 0x7f800000u) return x;
   if (ax >= 0x41a00000u) return x < 0 ? -1.0f : 1.0f;  // |x| >= 20
-  const float r = detail::round_to_float(detail::tanh_positive(static_cast<double>(std::bit_cast<float>(ax))));
+  // The fast path when its result is safely away from a float rounding boundary, else the
+  // double-double kernel (see tanh_float_fast and CXMAT_DETAIL_ROUNDS_AS_FLOAT).
+  const double a = static_cast<double>(std::bit_cast<float>(ax)), y = detail::tanh_float_fast(a);
+  const float r =
+      CXMAT_DETAIL_ROUNDS_AS_FLOAT(y) ? static_cast<float>(y) : detail::round_to_float(detail::tanh_positive(a));
   return x < 0 ? -r : r;
 }
 

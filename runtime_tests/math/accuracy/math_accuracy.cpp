@@ -22,11 +22,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <string>
 
 #include "cxmat/math.hpp"
+#include "test_support/math_hard_floats.hpp"
 
 namespace {
 
@@ -542,6 +544,8 @@ void float_all(fn which, std::uint64_t stride) {
       }
     } else {
       ++by_mpfr;
+      // The full sweep lists these inputs (the hardest ones; the sampled run checks them).
+      if (stride == 1) std::printf("  decided by MPFR: %s(%a)\n", fn_name(which), static_cast<double>(x));
       const std::uint64_t before = s.not_cr;
       c.check(which, x, y, s);
       if (s.not_cr != before && s.not_cr <= 5) {
@@ -558,6 +562,119 @@ void float_all(fn which, std::uint64_t stride) {
   std::snprintf(what, sizeof what, "%s(float) correctly rounded and %s", fn_name(which),
                 which == fn::cos ? "even" : "odd");
   require(s.not_cr == 0 && asymmetric == 0, what);
+}
+
+// The float results that lie near a float rounding boundary, where log, tanh, erf, sin and cos
+// of float leave their double fast path (whose results within 2^12 double ulps of a boundary are
+// recomputed by the double-double kernel; see CXMAT_DETAIL_ROUNDS_AS_FLOAT), checked against
+// MPFR with their negatives: the hardest inputs of the full sweep (test_support/
+// math_hard_floats.hpp), and in a block of 2^20 consecutive floats every input whose exact
+// result is within 2^-41 (relative) of a boundary -- by the C library's x87 long double result,
+// 2^20 times more accurate than that -- which takes the fallback for certain (the fast path errs
+// by less than 2^-48). The sampled sweep meets too few of them (about one result in 2^16).
+template <std::size_t N>
+void check_list(checker& c, fn which, const float (&xs)[N], stats& s) {
+  for (float x : xs) {
+    c.check(which, x, call(which, x), s);
+    if (which != fn::log) c.check(which, -x, call(which, -x), s);
+  }
+}
+void float_near_boundaries(fn which) {
+  checker c(fmt_float, 64);
+  char name[64];
+  std::snprintf(name, sizeof name, "%s float near boundaries", fn_name(which));
+  stats s{name};
+  switch (which) {
+    case fn::log:
+      check_list(c, which, cxmat_test::hard_log_floats, s);
+      break;
+    case fn::tanh:
+      check_list(c, which, cxmat_test::hard_tanh_floats, s);
+      break;
+    case fn::erf:
+      check_list(c, which, cxmat_test::hard_erf_floats, s);
+      break;
+    case fn::sin:
+      check_list(c, which, cxmat_test::hard_sin_floats, s);
+      break;
+    default:
+      check_list(c, which, cxmat_test::hard_cos_floats, s);
+      break;
+  }
+  const float start = which == fn::log ? 1.5f : (which == fn::tanh || which == fn::erf) ? 0.75f : 100.0f;
+  const std::uint32_t first = std::bit_cast<std::uint32_t>(start);
+  for (std::uint32_t b = first; b < first + (1u << 20); ++b) {
+    const auto x = std::bit_cast<float>(b);
+    const long double ref = libm_long(which, static_cast<long double>(x));
+    const float cr = static_cast<float>(ref);
+    const long double up = std::nextafter(cr, std::numeric_limits<float>::infinity());
+    const long double down = std::nextafter(cr, -std::numeric_limits<float>::infinity());
+    const long double mid_hi = (static_cast<long double>(cr) + up) / 2,
+                      mid_lo = (static_cast<long double>(cr) + down) / 2;
+    const long double window = std::fabs(ref) * 0x1p-41L;
+    if (std::fabs(ref - mid_hi) > window && std::fabs(ref - mid_lo) > window) continue;
+    c.check(which, x, call(which, x), s);
+    if (which != fn::log) c.check(which, -x, call(which, -x), s);
+  }
+  std::printf("%-34s n=%-12" PRIu64 " not_correctly_rounded=%" PRIu64 "\n", name, s.count, s.not_cr);
+  char what[96];
+  std::snprintf(what, sizeof what, "%s(float) correctly rounded near rounding boundaries (at least 8 inputs)",
+                fn_name(which));
+  require(s.not_cr == 0 && s.count >= 8, what);
+}
+
+// The float result of the double-double kernel alone, rounded once (what the float overloads
+// returned before their fast paths), for the arguments that reach the kernel.
+float kernel_alone(fn which, float x) {
+  const double d = x, a = d < 0 ? -d : d;
+  switch (which) {
+    case fn::log:
+      return cxmat::detail::round_to_float(cxmat::detail::log_positive(d));
+    case fn::tanh: {
+      const float r = cxmat::detail::round_to_float(cxmat::detail::tanh_positive(a));
+      return x < 0 ? -r : r;
+    }
+    case fn::erf: {
+      const float r = cxmat::detail::round_to_float(cxmat::detail::erf_positive(a));
+      return x < 0 ? -r : r;
+    }
+    case fn::sin:
+      return cxmat::detail::round_to_float(cxmat::detail::sin_cos_finite(d, false));
+    default:
+      return cxmat::detail::round_to_float(cxmat::detail::sin_cos_finite(d, true));
+  }
+}
+
+// Every float (every `stride`-th one, both signs) whose log, tanh, erf, sin or cos reaches the
+// double-double kernel: the public function, with its fast path and rounding test, must give the
+// kernel's bits exactly.
+void float_vs_kernel(fn which, std::uint64_t stride) {
+  std::uint32_t lo = 0x32000000u, hi = 0x7f800000u;  // sin, cos: 2^-27 <= |x| < inf
+  if (which == fn::log) lo = 1;
+  if (which == fn::tanh) hi = 0x41a00000u;  // 2^-27 <= |x| < 20
+  if (which == fn::erf) {
+    lo = 1;  // 0 < |x| < 6.5
+    hi = 0x40d00000u;
+  }
+  std::uint64_t n = 0, differ = 0;
+  for (std::uint64_t b = lo; b < hi; b += stride) {
+    for (std::uint32_t sign : {0u, 0x80000000u}) {
+      if (which == fn::log && sign != 0) continue;
+      const auto x = std::bit_cast<float>(static_cast<std::uint32_t>(b) | sign);
+      const float y = call(which, x), k = kernel_alone(which, x);
+      ++n;
+      if (std::bit_cast<std::uint32_t>(y) != std::bit_cast<std::uint32_t>(k) && ++differ <= 5) {
+        std::printf("  %s(%a) = %a, kernel alone %a\n", fn_name(which), static_cast<double>(x), static_cast<double>(y),
+                    static_cast<double>(k));
+      }
+    }
+  }
+  char name[64];
+  std::snprintf(name, sizeof name, "%s float vs kernel", fn_name(which));
+  std::printf("%-34s n=%-12" PRIu64 " different from the kernel alone=%" PRIu64 "\n", name, n, differ);
+  char what[96];
+  std::snprintf(what, sizeof what, "%s(float) gives the bits of its double-double kernel", fn_name(which));
+  require(differ == 0, what);
 }
 
 // Random doubles against MPFR: `n` inputs from each generator of `gens` (name, function of the
@@ -696,7 +813,8 @@ int main(int argc, char** argv) {
     std::printf(
         "usage: math_accuracy --sample | --full | --part NAME [--count N] [--seed S]\n"
         "parts: exp-float exp-double exp-hard exp-special exp-long sqrt-float sqrt-double "
-        "sqrt-long, and F-float F-double F-long for F in log tanh erf sin cos\n"
+        "sqrt-long, and F-float F-float-boundaries F-float-kernel F-double F-long for F in log tanh erf sin\n"
+        "cos\n"
         "(--count is the number of random inputs, or the stride for the float sweeps)\n");
     return mode == "--help" ? 0 : 2;
   }
@@ -723,6 +841,8 @@ int main(int argc, char** argv) {
   for (fn which : {fn::log, fn::tanh, fn::erf, fn::sin, fn::cos}) {
     const std::string base = fn_name(which);
     if (want((base + "-float").c_str())) float_all(which, count ? count : (full ? 1 : 65537));
+    if (want((base + "-float-boundaries").c_str())) float_near_boundaries(which);
+    if (want((base + "-float-kernel").c_str())) float_vs_kernel(which, count ? count : (full ? 1 : 65537));
     if (want((base + "-double").c_str())) elementary_double(which, pick(20000, 10000000), seed + 5);
     if (want((base + "-long").c_str())) elementary_long(which, pick(5000, 1000000), seed + 6);
   }

@@ -36,6 +36,18 @@
    ((a)-CXMAT_DETAIL_SPLIT_HI(a)) * ((b)-CXMAT_DETAIL_SPLIT_HI(b)))
 #endif
 
+// Ziv's rounding test for the float fast paths of log, tanh, erf, sin and cos: y is a double
+// approximation of f = f(x) with |y - f| <= 2^-42 |f|, and f, if not 0, lies in the float normal
+// range. With y in [2^e, 2^(e+1)) (ulp(y) = 2^(e-52) as a double), |y - f| < 2^11 (1 + 2^-41)
+// ulp(y). The float rounding boundaries (half-way between two floats) in y's binade are the
+// doubles whose low 29 bits are 2^28; those outside it are at least 2^27 ulp(y) from y. So when
+// the low 29 bits of y are more than 2^12 from 2^28, no boundary lies between y and f, and
+// rounding y to float gives the correctly rounded f. Otherwise (a fraction 2^-16 of the results)
+// the caller falls back to its double-double kernel. An expression macro, so that the caller
+// stays one statement for Clang's step counter.
+#define CXMAT_DETAIL_ROUNDS_AS_FLOAT(y) \
+  (((std::bit_cast<std::uint64_t>(y) - 0x10000000u + 0x1000u) & 0x1fffffffu) > 0x2000u)
+
 namespace cxmat::detail {
 
 // hi + lo with |lo| <= ulp(hi) / 2: a value carried to about 106 bits.
