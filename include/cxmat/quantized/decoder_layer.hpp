@@ -198,7 +198,8 @@ constexpr calibration_tensor cross_tensor(calibration_tensor t) noexcept {
 // norm2's output, pre-norm: norm3's), the hidden layer before and after the activation,
 // linear2's output, residual3 (post-norm), the output.
 struct decoder_ranges {
-  range h1, h2, normed, pre, act, f2, h3, y;
+  range h1, h2;
+  feed_forward_ranges ff;  // ff.sum: residual3 (post-norm)
 };
 
 template <bool PC, class TX, extent B, extent N, extent DM, class TM, extent BM, extent S, extent DMm, class T,
@@ -302,23 +303,9 @@ constexpr decoder_calibration<decoder_layer<D.size, H, F.size, Act, NF, PC>> cal
         opts...);
     const matrix<T, N, D> h2 = (NF ? h1.items[b] : ca_in.items[b]) + a;
     observe_all(h2, r.h2);
-    const matrix<T, N, D> normed = NF ? f.norm3(h2) : f.norm2(h2);
-    observe_all(normed, r.normed);
-    const auto pre = f.linear1(normed);
-    observe_all(pre, r.pre);
-    const auto hidden = cxmat::detail::activate<Act>(pre);
-    observe_all(hidden, r.act);
-    const matrix<T, N, D> f2 = f.linear2(hidden);
-    observe_all(f2, r.f2);
-    if constexpr (NF) {
-      observe_all(h2 + f2, r.y);
-    } else {
-      const matrix<T, N, D> h3 = normed + f2;
-      observe_all(h3, r.h3);
-      observe_all(f.norm3(h3), r.y);
-    }
+    observe_feed_forward<Act, NF>(h2, NF ? f.norm3 : f.norm2, f.norm3, f.linear1, f.linear2, r.ff);
   }
-  const range* computed[7] = {&r.h2, &r.normed, &r.pre, &r.act, &r.f2, &r.h3, &r.y};
+  const range* computed[7] = {&r.h2, &r.ff.normed, &r.ff.pre, &r.ff.act, &r.ff.f2, &r.ff.sum, &r.ff.y};
   constexpr calibration_tensor names[7] = {calibration_tensor::residual2,
                                            NF ? calibration_tensor::norm3_output : calibration_tensor::norm2_output,
                                            calibration_tensor::feed_forward_hidden,
@@ -333,8 +320,9 @@ constexpr decoder_calibration<decoder_layer<D.size, H, F.size, Act, NF, PC>> cal
 
   auto& l = out.module;
   const quantization qx = NF ? rx.asymmetric() : ac1.input, qa1 = ac1.output, qh1 = r.h1.asymmetric(), qc = ac2.input,
-                     qa2 = ac2.output, qh2 = r.h2.asymmetric(), qn = r.normed.asymmetric(), qpre = r.pre.asymmetric(),
-                     qact = r.act.asymmetric(), qf2 = r.f2.asymmetric(), qy = r.y.asymmetric();
+                     qa2 = ac2.output, qh2 = r.h2.asymmetric(), qn = r.ff.normed.asymmetric(),
+                     qpre = r.ff.pre.asymmetric(), qact = r.ff.act.asymmetric(), qf2 = r.ff.f2.asymmetric(),
+                     qy = r.ff.y.asymmetric();
   l.self_attn = ac1.layer;
   l.multihead_attn = ac2.layer;
   l.add1 = make_add_params(qx, qa1, qh1);
@@ -352,7 +340,7 @@ constexpr decoder_calibration<decoder_layer<D.size, H, F.size, Act, NF, PC>> cal
     l.norm3 = quantize_layer_norm(f.norm3, qh2, qn);
     l.add3 = make_add_params(qh2, qf2, qy);
   } else {
-    const quantization qh3 = r.h3.asymmetric();
+    const quantization qh3 = r.ff.sum.asymmetric();
     l.norm1 = quantize_layer_norm(f.norm1, qh1, qc);
     l.add2 = make_add_params(qc, qa2, qh2);
     l.norm2 = quantize_layer_norm(f.norm2, qh2, qn);

@@ -135,11 +135,42 @@ constexpr void observe_all(const M& m, range& r) noexcept {
   }
 }
 
+// The ranges of the feed-forward half of a layer, observed during calibration.
+struct feed_forward_ranges {
+  range normed, pre, act, f2, sum, y;
+};
+
+// The feed-forward half of a float layer (encoder or decoder), for one item, every computed
+// tensor's range observed: from h, the sum after the layer's last attention, through the norm
+// before the feed-forward (norm_ff; post-norm: its output is also the residual), the
+// feed-forward, to the output: h + f2 (pre-norm), or norm_last(normed + f2) (post-norm, where
+// `sum` is normed + f2).
+template <activation Act, bool NormFirst, class M, class NormFF, class NormLast, class Linear1, class Linear2>
+constexpr void observe_feed_forward(const M& h, const NormFF& norm_ff, const NormLast& norm_last,
+                                    const Linear1& linear1, const Linear2& linear2, feed_forward_ranges& r) noexcept {
+  const M normed = norm_ff(h);
+  observe_all(normed, r.normed);
+  const auto pre = linear1(normed);
+  observe_all(pre, r.pre);
+  const auto hidden = cxmat::detail::activate<Act>(pre);
+  observe_all(hidden, r.act);
+  const M f2 = linear2(hidden);
+  observe_all(f2, r.f2);
+  if constexpr (NormFirst) {
+    observe_all(h + f2, r.y);
+  } else {
+    const M sum = normed + f2;
+    observe_all(sum, r.sum);
+    observe_all(norm_last(sum), r.y);
+  }
+}
+
 // The ranges of an encoder layer's computed tensors, in calibration_tensor order from
 // residual1: residual1, norm1_output (post-norm) / norm2_output (pre-norm), the hidden layer
 // before and after the activation, feed_forward_output, residual2 (post-norm) / output.
 struct encoder_ranges {
-  range h1, normed, pre, act, f2, h2, y;
+  range h1;
+  feed_forward_ranges ff;  // ff.sum: residual2 (post-norm)
 };
 
 template <bool PC, class TX, extent B, extent N, extent DM, class T, extent D, std::size_t H, extent F, activation Act,
@@ -201,23 +232,9 @@ constexpr module_calibration<encoder_layer<D.size, H, F.size, Act, NF, PC>> cali
     const matrix<T, N, D> a = cxmat::detail::module_attention(sa, att_in.items[b], att_in.items[b], masks...);
     const matrix<T, N, D> h1 = x + a;
     observe_all(h1, r.h1);
-    const matrix<T, N, D> normed = NF ? f.norm2(h1) : f.norm1(h1);
-    observe_all(normed, r.normed);
-    const auto pre = f.linear1(normed);
-    observe_all(pre, r.pre);
-    const auto hidden = cxmat::detail::activate<Act>(pre);
-    observe_all(hidden, r.act);
-    const matrix<T, N, D> f2 = f.linear2(hidden);
-    observe_all(f2, r.f2);
-    if constexpr (NF) {
-      observe_all(h1 + f2, r.y);
-    } else {
-      const matrix<T, N, D> h2 = normed + f2;
-      observe_all(h2, r.h2);
-      observe_all(f.norm2(h2), r.y);
-    }
+    observe_feed_forward<Act, NF>(h1, NF ? f.norm2 : f.norm1, f.norm2, f.linear1, f.linear2, r.ff);
   }
-  const range* computed[7] = {&r.h1, &r.normed, &r.pre, &r.act, &r.f2, &r.h2, &r.y};
+  const range* computed[7] = {&r.h1, &r.ff.normed, &r.ff.pre, &r.ff.act, &r.ff.f2, &r.ff.sum, &r.ff.y};
   constexpr calibration_tensor names[7] = {calibration_tensor::residual1,
                                            NF ? calibration_tensor::norm2_output : calibration_tensor::norm1_output,
                                            calibration_tensor::feed_forward_hidden,
@@ -232,8 +249,8 @@ constexpr module_calibration<encoder_layer<D.size, H, F.size, Act, NF, PC>> cali
 
   auto& l = out.module;
   const quantization qx = NF ? rx.asymmetric() : ac.input, qa = ac.output, qh1 = r.h1.asymmetric(),
-                     qn = r.normed.asymmetric(), qpre = r.pre.asymmetric(), qact = r.act.asymmetric(),
-                     qf2 = r.f2.asymmetric(), qy = r.y.asymmetric();
+                     qn = r.ff.normed.asymmetric(), qpre = r.ff.pre.asymmetric(), qact = r.ff.act.asymmetric(),
+                     qf2 = r.ff.f2.asymmetric(), qy = r.ff.y.asymmetric();
   l.self_attn = ac.layer;
   l.add1 = make_add_params(qx, qa, qh1);
   if constexpr (Act == activation::relu) {
@@ -248,7 +265,7 @@ constexpr module_calibration<encoder_layer<D.size, H, F.size, Act, NF, PC>> cali
     l.norm2 = quantize_layer_norm(f.norm2, qh1, qn);
     l.add2 = make_add_params(qh1, qf2, qy);
   } else {
-    const quantization qh2 = r.h2.asymmetric();
+    const quantization qh2 = r.ff.sum.asymmetric();
     l.norm1 = quantize_layer_norm(f.norm1, qh1, qn);
     l.add2 = make_add_params(qn, qf2, qh2);
     l.norm2 = quantize_layer_norm(f.norm2, qh2, qy);
