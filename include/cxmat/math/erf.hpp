@@ -27,27 +27,32 @@ CXMAT_DETAIL_DIAG_PUSH
 namespace cxmat {
 namespace detail {
 
+// (erf(ax) / ((2/sqrt(pi)) ax) - 1) / z as a polynomial in z = ax^2, for ax < 1/8: used there by
+// the double-double kernel and the float fast path alike.
+CXMAT_DETAIL_IEEE_FN constexpr double erf_small_series(double z) noexcept {
+  CXMAT_DETAIL_STRICT_FP
+  return CXMAT_DETAIL_MAD(
+      z,
+      CXMAT_DETAIL_MAD(
+          z,
+          CXMAT_DETAIL_MAD(
+              z,
+              CXMAT_DETAIL_MAD(
+                  z,
+                  CXMAT_DETAIL_MAD(
+                      z, CXMAT_DETAIL_MAD(z, CXMAT_DETAIL_MAD(z, erf_taylor0[7], erf_taylor0[6]), erf_taylor0[5]),
+                      erf_taylor0[4]),
+                  erf_taylor0[3]),
+              erf_taylor0[2]),
+          erf_taylor0[1]),
+      erf_taylor0[0]);
+}
+
 // erf of 0 < ax < 6.5 as a double-double (2^-900 <= ax for the tiny-argument form below).
 CXMAT_DETAIL_IEEE_FN constexpr dd erf_positive(double ax) noexcept {
   CXMAT_DETAIL_STRICT_FP
   if (ax < 0.125) {
-    const double
-        z = ax * ax,
-        p = CXMAT_DETAIL_MAD(
-            z,
-            CXMAT_DETAIL_MAD(
-                z,
-                CXMAT_DETAIL_MAD(
-                    z,
-                    CXMAT_DETAIL_MAD(
-                        z,
-                        CXMAT_DETAIL_MAD(
-                            z, CXMAT_DETAIL_MAD(z, CXMAT_DETAIL_MAD(z, erf_taylor0[7], erf_taylor0[6]), erf_taylor0[5]),
-                            erf_taylor0[4]),
-                        erf_taylor0[3]),
-                    erf_taylor0[2]),
-                erf_taylor0[1]),
-            erf_taylor0[0]);
+    const double z = ax * ax, p = erf_small_series(z);
     const double a = erf_two_over_sqrt_pi_hi * ax,
                  t = CXMAT_DETAIL_TWO_PROD_LO(erf_two_over_sqrt_pi_hi, ax, a) +
                      CXMAT_DETAIL_MAD(erf_two_over_sqrt_pi_lo, ax, ax * z * p),
@@ -107,23 +112,7 @@ CXMAT_DETAIL_IEEE_FN constexpr dd erf_positive(double ax) noexcept {
 CXMAT_DETAIL_IEEE_FN constexpr double erf_float_fast(double ax) noexcept {
   CXMAT_DETAIL_STRICT_FP
   if (ax < 0.125) {
-    const double
-        z = ax * ax,
-        p = CXMAT_DETAIL_MAD(
-            z,
-            CXMAT_DETAIL_MAD(
-                z,
-                CXMAT_DETAIL_MAD(
-                    z,
-                    CXMAT_DETAIL_MAD(
-                        z,
-                        CXMAT_DETAIL_MAD(
-                            z, CXMAT_DETAIL_MAD(z, CXMAT_DETAIL_MAD(z, erf_taylor0[7], erf_taylor0[6]), erf_taylor0[5]),
-                            erf_taylor0[4]),
-                        erf_taylor0[3]),
-                    erf_taylor0[2]),
-                erf_taylor0[1]),
-            erf_taylor0[0]);
+    const double z = ax * ax, p = erf_small_series(z);
     return CXMAT_DETAIL_MAD(erf_two_over_sqrt_pi_hi, ax, CXMAT_DETAIL_MAD(erf_two_over_sqrt_pi_lo, ax, ax * z * p));
   }
   const auto i = static_cast<std::size_t>(ax * 8);  // 1 <= i <= 51

@@ -326,13 +326,7 @@ constexpr decoder_calibration<decoder_layer<D.size, H, F.size, Act, NF, PC>> cal
   l.self_attn = ac1.layer;
   l.multihead_attn = ac2.layer;
   l.add1 = make_add_params(qx, qa1, qh1);
-  if constexpr (Act == activation::relu) {
-    l.linear1 = quantize_linear<PC>(f.linear1, qn, qact, true);
-  } else {
-    l.linear1 = quantize_linear<PC>(f.linear1, qn, qpre);
-    l.act = make_activation_table<Act>(qpre, qact);
-  }
-  l.linear2 = quantize_linear<PC>(f.linear2, qact, qf2);
+  quantize_feed_forward<Act, PC>(l, f, qn, qpre, qact, qf2);
   if constexpr (NF) {
     l.norm1 = quantize_layer_norm(f.norm1, qx, ac1.input);
     l.norm2 = quantize_layer_norm(f.norm2, qh1, qc);

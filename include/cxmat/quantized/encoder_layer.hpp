@@ -165,6 +165,22 @@ constexpr void observe_feed_forward(const M& h, const NormFF& norm_ff, const Nor
   }
 }
 
+// The int8 feed-forward of a layer l (encoder or decoder) from the float layer f's linear1 and
+// linear2 and the observed quantizations of its input (qn), the hidden layer before and after
+// the activation and its output: ReLU fused into linear1 (its output is then the activation's),
+// any other activation as a table from qpre to qact.
+template <activation Act, bool PC, class L, class F>
+constexpr void quantize_feed_forward(L& l, const F& f, quantization qn, quantization qpre, quantization qact,
+                                     quantization qf2) noexcept {
+  if constexpr (Act == activation::relu) {
+    l.linear1 = quantize_linear<PC>(f.linear1, qn, qact, true);
+  } else {
+    l.linear1 = quantize_linear<PC>(f.linear1, qn, qpre);
+    l.act = make_activation_table<Act>(qpre, qact);
+  }
+  l.linear2 = quantize_linear<PC>(f.linear2, qact, qf2);
+}
+
 // The ranges of an encoder layer's computed tensors, in calibration_tensor order from
 // residual1: residual1, norm1_output (post-norm) / norm2_output (pre-norm), the hidden layer
 // before and after the activation, feed_forward_output, residual2 (post-norm) / output.
@@ -253,13 +269,7 @@ constexpr module_calibration<encoder_layer<D.size, H, F.size, Act, NF, PC>> cali
                      qf2 = r.ff.f2.asymmetric(), qy = r.ff.y.asymmetric();
   l.self_attn = ac.layer;
   l.add1 = make_add_params(qx, qa, qh1);
-  if constexpr (Act == activation::relu) {
-    l.linear1 = quantize_linear<PC>(f.linear1, qn, qact, true);
-  } else {
-    l.linear1 = quantize_linear<PC>(f.linear1, qn, qpre);
-    l.act = make_activation_table<Act>(qpre, qact);
-  }
-  l.linear2 = quantize_linear<PC>(f.linear2, qact, qf2);
+  quantize_feed_forward<Act, PC>(l, f, qn, qpre, qact, qf2);
   if constexpr (NF) {
     l.norm1 = quantize_layer_norm(f.norm1, qx, ac.input);
     l.norm2 = quantize_layer_norm(f.norm2, qh1, qn);
