@@ -29,3 +29,7 @@ file(RELATIVE_PATH cxmat_pc_prefix_from_pcdir "/prefix/${cxmat_pc_dir}" "/prefix
 string(REGEX REPLACE "/$" "" cxmat_pc_prefix_from_pcdir "${cxmat_pc_prefix_from_pcdir}")
 configure_file(cmake/cxmat.pc.in ${PROJECT_BINARY_DIR}/cxmat.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/cxmat.pc DESTINATION ${cxmat_pc_dir})
+
+# The licence travels with the headers (the Boost Software License asks that its text go with
+# every copy of the source).
+install(FILES LICENSE_1_0.txt DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/cxmat)

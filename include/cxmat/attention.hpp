@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The attention layer: single head, multi-head (block form), grouped-query and cross-attention,
 // batched forms, and their options. The per-head form (attention/per_head.hpp) needs Boost.Hana
 // and is included only where <boost/hana/tuple.hpp> is found, so that a toolchain without Boost

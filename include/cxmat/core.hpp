@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The core layer: extents (sizes with names), matrix, batch, and the shape rules with the errors
 // they report. Depends on the standard library only.
 #pragma once

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // cxmat: fixed-size, shape-typed matrices and self-attention, computed at compile time or at
 // run time with the same code. This umbrella includes every layer that needs no hosted library:
 // core, math, ops, attention (the per-head form only where Boost.Hana is found) and shape text.

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The input/output layer for hosted programs: shape text, numpy-style printing and tables,
 // traces of attention calls, heatmaps (terminal and SVG), and, where Boost.Hana is found, the
 // per-head form's tuples.

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // cxmat's constexpr elementary functions: cxmat::exp, sqrt, log, tanh, erf, sin and cos for
 // float, double and long double (no libm, same bits at compile time and run time). See

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The operations layer: products and sums, blocks, row softmax, approximate comparison.
 #pragma once
 

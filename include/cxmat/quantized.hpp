@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The int8 layer: TFLite / CMSIS-NN integer arithmetic (requantization, products, softmax, sums),
 // quantized multi-head attention, linear layers, layer norm, encoder and decoder layers, and their
 // calibration at compile time or run time, in namespace cxmat::q8.

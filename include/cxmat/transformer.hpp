@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The transformer layer: activations, norms, linear maps and feed-forward networks, positional
 // encodings, token embeddings and logits, and the encoder and decoder layers (with their stacks)
 // built on the attention layer, each on matrices and batches, constexpr and at run time.

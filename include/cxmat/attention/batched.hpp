@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Batched shapes: the operations of cxmat applied to every matrix of a batch<T, B, Rows, Cols>
 // (a B x n x d input, as in worksheet 003 part 1). Weights are plain matrices shared by every
 // batch item; activations, attention weights and outputs are batches and carry B in their type.

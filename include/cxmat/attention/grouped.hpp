@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Multi-head attention as frameworks offer it: queries from X_q and keys/values from X_kv
 // (cross-attention), H query heads sharing H_kv key/value heads (grouped-query attention; H_kv =
 // 1 is multi-query attention, H_kv = H is plain multi-head attention), options for masks,

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Multi-head self-attention in block form: one large projection per Q, K, V, head h reading
 // column block h (worksheet 003 part 4), the heads' outputs side by side, then W_o.
 // Every function takes attention options after the matrices (attention_options.hpp).

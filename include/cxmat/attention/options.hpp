@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Options of the attention functions: masks, causal attention, score bias, explicit scale,
 // projection biases and rotary position embedding. Each is a small value passed after the
 // matrices, in any order:

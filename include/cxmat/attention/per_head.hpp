@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Multi-head attention in per-head form: each head carries its own W^Q, W^K, W^V (worksheets
 // 000 and 001 are written this way). Heads are a Boost.Hana tuple, so they may differ in width.
 #pragma once

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // attention_result: an attention output together with the weights that produced it.
 #pragma once
 

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The shape rules of the attention functions: each rule bound once to the error it reports
 // (namespace cxmat::rule), and one rule list per attention function (namespace cxmat::rules_of),
 // over the argument types themselves. Every attention function and its error overload derive

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Scaled dot-product attention for one head: scores, weights, output, and self-attention.
 // Each function takes attention options after the matrices (attention/options.hpp):
 //   scaled_dot_product_attention(Q, K, V, cxmat::causal, cxmat::mask(allowed))

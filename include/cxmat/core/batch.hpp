@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // batch<T, B, Rows, Cols>: B matrices of one shape, e.g. a B x n x d input or H x L x S weights.
 #pragma once
 

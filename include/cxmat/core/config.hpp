@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Configuration macros of cxmat that change what the library reports, never what it computes.
 #pragma once
 

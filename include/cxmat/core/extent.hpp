@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Extents: the size of one matrix dimension, optionally carrying a name (n, d_k, d_model ...).
 #pragma once
 

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // matrix<T, Rows, Cols>: a fixed-size matrix whose shape is part of its type.
 #pragma once
 

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The shape rules of cxmat's operations: one named concept per rule, and next to it the
 // *shape error* that a call breaking the rule reports.
 //

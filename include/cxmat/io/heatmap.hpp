@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Attention weights as heatmaps: in a terminal (ASCII, Unicode eighth blocks or 256 colours)
 // and as an SVG picture (one panel per head, labelled axes, a colour scale). Hosted builds only.
 #pragma once

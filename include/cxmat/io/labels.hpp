@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Labels of the rows and columns of a printed matrix (the tokens of attention weights): one label
 // per row (column), or none. A list whose length is part of its type (std::array, a C array,
 // std::span of fixed extent) is checked at compile time, as a shape rule with its shape error; a

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // A trace of a transformer encoder layer: every intermediate of one call layer(x, opts...) (the
 // self-attention's projections, heads, scores, weights and outputs, the residual additions, the
 // norms, the feed-forward block's hidden layer before and after its activation), computed with

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Numbers as numpy prints them: one format chosen for a whole array (positional or scientific),
 // each value with the fewest digits that read back to it, cut at `precision` digits, and
 // columns that line up at the decimal point. Hosted builds only (std::string).

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Printing and tracing the per-head form of multi-head attention (attention/per_head.hpp), whose
 // heads and results are Boost.Hana tuples. A separate header so that print.hpp needs no Hana;
 // without <boost/hana/tuple.hpp> it declares nothing.

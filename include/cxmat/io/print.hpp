@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Printing matrices and batches to a std::ostream as numpy prints arrays, with their shapes and
 // dimension names, and as Markdown or LaTeX tables for slides (hosted builds only; the core
 // headers never include this one).

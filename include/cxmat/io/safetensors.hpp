@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Reading a .safetensors file at compile time: the file's bytes (a byte array, e.g. from
 // `python3 scripts/cxmat_import.py model.safetensors --module bytes --name model_file -o model_file.hpp`)
 // in, a constexpr matrix out:

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Shapes as text, computed at compile time: "2 x 4 (n x d_model)" for a matrix<double, n, d_model>,
 // "2 x 2 x 4 (B x n x d_model)" for a batch, "2 x 3" when nothing is named. No allocation and no
 // iostreams, so these work in constant expressions and in freestanding-style builds.

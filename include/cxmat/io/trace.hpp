@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // A trace of multi-head attention: every intermediate of one call (projections, per-head Q, K,
 // V, scores, weights and outputs, concatenation, output projection), computed by the library's
 // public functions in a constant expression, so that a teacher can static_assert any step, and

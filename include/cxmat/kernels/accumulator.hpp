@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The type in which products and sums over a matrix's elements are accumulated.
 #pragma once
 

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The one attention kernel every public attention function runs: a single head over column
 // windows of Q, K and V. Constant evaluation runs one fold expression per score and per key's
 // share of an output row on local copies of the windows (few evaluator steps, fold.hpp); at run

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The constant-evaluation forms of a dot product and of a scaled row sum, as fold expressions.
 //
 // A constant evaluator charges by the statement (Clang: -fconstexpr-steps) or by the tree node

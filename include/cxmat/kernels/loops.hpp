@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The run-time form of the plain kernels (products and attention) for the types without blocked
 // kernels (has_runtime_products, not has_runtime_kernels<T>; runtime_simd.hpp): loops that
 // compute the sums of fold.hpp. The folds suit a constant evaluator, but outside constant

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The matrix-product kernel behind matmul, in three forms chosen by by_evaluation
 // (cxmat/math/fp.hpp): one fold expression per output element in constant evaluation; at run
 // time a register-blocked vector kernel for float and double where the target has packets

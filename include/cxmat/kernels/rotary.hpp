@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Position angles and the rotary rotation over raw arrays: the frequencies of sinusoidal
 // positions (Vaswani et al.) and of rotary position embedding (RoPE, Su et al.), and the rotation
 // of each head's pairs of columns by the angle of its row's position. One code path for constant

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // int8 dot products with the Cortex-M4/M7 DSP extension, for the int8 layer's run-time path:
 // four int8 pairs per step, sign-extended two at a time to int16 with their offsets added
 // (SXTAB16) and multiplied and accumulated in pairs (SMLAD), as CMSIS-NN's s8 kernels do. Integer

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // exp(d) for d <= 0 on a whole packet at once: the run-time kernel of softmax, whose arguments
 // are x - max(x) and therefore never positive. cxmat::exp covers the whole range with special
 // cases and a table, which keeps it exact at compile time and run time alike but cannot run

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The run-time matrix-product kernel for float and double: register-blocked on packets of the
 // target's vector width (runtime_simd.hpp). Every sum still runs over k in increasing order from
 // zero, one multiply-add per term, so an element's value does not depend on the shape or the

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Packets for the run-time kernels: GNU vector types whose width follows the target's SIMD
 // registers. Used only outside constant evaluation and only for float and double. Everything
 // else (a fixed-point type, long double, and float and double without packets, e.g. Cortex-M)

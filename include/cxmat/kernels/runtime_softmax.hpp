@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The run-time form of softmax_row for float and double: the same rules, each pass (max, exp and
 // sum, division) computed on packets of the target's vector width. One row at a time
 // (softmax_row_runtime) or a block of rows of compile-time length (softmax_rows_runtime, which

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The softmax of one row, the kernel behind softmax_rows and every attention function: the
 // stable formula in its plain form, and the one switch to the run-time form. The special-value
 // rules both forms apply are in softmax_rules.hpp.

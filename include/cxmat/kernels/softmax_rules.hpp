@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Softmax's special-value rules (NaN, +inf, a fully masked row) and its cutoff, written once:
 // the plain form (softmax.hpp) and the run-time form (runtime_softmax.hpp) both call these.
 #pragma once

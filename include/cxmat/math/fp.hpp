@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The two floating-point decisions every layer above must make the same way: whether code runs
 // in constant evaluation or at run time, and whether a multiply-add is fused. Each is made here
 // once; math, the kernels and everything above ask these functions rather than the compiler.

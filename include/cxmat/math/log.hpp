@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // cxmat::log for float, double and long double, usable in constant expressions.
 //

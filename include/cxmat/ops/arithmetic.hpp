@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Linear algebra on shape-typed matrices: products, transposes, sums and scalings.
 #pragma once
 

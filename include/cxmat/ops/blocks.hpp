@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Joining and cutting matrices: hconcat, vconcat, split_columns, column_block, row selection.
 #pragma once
 

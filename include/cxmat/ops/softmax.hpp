@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Numerically stable row softmax, with defined results for every input a float can hold.
 #pragma once
 

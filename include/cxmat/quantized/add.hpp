@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The int8 elementwise sum of two tensors of one shape (a residual connection): TFLite's int8 ADD
 // (reference_integer_ops::Add, CMSIS-NN's arm_elementwise_add_s8) bit for bit. Each input is
 // moved to a common scale (twice the larger input scale, with 20 bits of headroom), the two are

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Quantized multi-head self-attention: the int8 layer a TFLite / TFLite Micro graph of
 // FULLY_CONNECTED, BATCH_MATMUL and SOFTMAX ops computes (or CMSIS-NN's arm_fully_connected_s8,
 // arm_batch_matmul_s8 and arm_softmax_s8), bit for bit, with the float API's masks.

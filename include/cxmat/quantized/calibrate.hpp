@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Post-training calibration at compile time: from the float weights of a self-attention layer
 // and a representative input set to the int8 layer, every scale, zero point, multiplier, shift
 // and diff_min derived the way the TFLite converter does it (min/max calibration, asymmetric

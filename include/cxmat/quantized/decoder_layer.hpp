@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The int8 transformer decoder layer (nn.TransformerDecoderLayer in evaluation mode, post-norm or
 // pre-norm): int8 self-attention and cross-attention to the memory (q8::multi_head_attention and
 // q8::cross_attention, both with output projection), TFLite's int8 ADD for the three residual

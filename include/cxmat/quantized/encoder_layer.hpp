@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The int8 transformer encoder layer (nn.TransformerEncoderLayer in evaluation mode, post-norm or
 // pre-norm): int8 multi-head attention with output projection, TFLite's int8 ADD for the two
 // residual connections, cxmat's integer layer norm, and the feed-forward network as two int8

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Integer layer normalisation of int8 rows (TFLite has no int8 LAYER_NORM builtin; this is
 // cxmat's own, documented in docs/quantized.md): int32 sums, an int64 variance, an integer
 // inverse square root, and γ and β folded into a per-channel requantizer and an int32 bias. No

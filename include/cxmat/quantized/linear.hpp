@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The int8 fully-connected layer: TFLite's int8 FULLY_CONNECTED (and CMSIS-NN's
 // arm_fully_connected_s8) with per-channel or per-tensor symmetric weights, an int32 bias, output
 // requantization and a fused ReLU, bit for bit (the q8 product kernel of matmul.hpp); and its

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // int8 matrix products with int32 accumulation and requantization: TFLite's int8
 // FULLY_CONNECTED / BATCH_MATMUL reference kernels, CMSIS-NN's arm_fully_connected_s8 and
 // arm_batch_matmul_s8 (one batch item), bit for bit.

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Shape errors of the int8 layer (cxmat::q8) in plain words: in plain mode (CXMAT_PLAIN_ERRORS,
 // core/config.hpp) each q8 shape error (quantized/matmul.hpp, attention.hpp, linear.hpp, encoder_layer.hpp,
 // decoder_layer.hpp) is defined

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Per-tensor affine quantization of int8 tensors (TFLite's scheme): real = scale · (q - zero_point).
 #pragma once
 

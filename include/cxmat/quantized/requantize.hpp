@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Requantization: scaling an int32 accumulator by a real factor in integer arithmetic, as
 // TFLite's int8 kernels and CMSIS-NN do it (a Q31 multiplier and a power-of-two shift, gemmlowp's
 // rounding). Bit-exact with TFLite's QuantizeMultiplier / MultiplyByQuantizedMultiplier (default

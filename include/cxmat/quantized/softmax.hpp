@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // int8 softmax in fixed point: TFLite's int8 reference Softmax (gemmlowp's exp_on_negative_values
 // and one_over_one_plus_x_for_x_in_0_1, 5 integer bits for the scaled differences, 12 for the sum)
 // and CMSIS-NN's arm_softmax_s8, bit for bit. Output scale 1/256, zero point -128.

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Element-wise activations of a transformer's feed-forward network, on a matrix or a batch:
 // relu, gelu (exact, with erf, PyTorch's default), gelu_tanh (PyTorch's approximate="tanh"),
 // silu (swish) and sigmoid. Computed with cxmat's constexpr math (no libm), so the same bits at

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The ends of a language model: token embeddings (a vocab x d_model table looked up by a row of
 // token indices), logits (x·tableᵀ with the table tied, or a separate head with linear), and
 // the index of the largest entry of each row (greedy decoding).

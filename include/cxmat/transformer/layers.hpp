@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Transformer layers as values, called like PyTorch modules: attention_module
 // (nn.MultiheadAttention), encoder_layer and decoder_layer (nn.TransformerEncoderLayer,
 // nn.TransformerDecoderLayer, in evaluation mode: no dropout), and their stacks

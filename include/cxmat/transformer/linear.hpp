@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Linear maps and the feed-forward networks of a transformer layer: linear(x, w, b),
 // feed_forward<activation>(x, w1, b1, w2, b2) (d_model -> d_ff -> d_model) and swiglu (LLaMA),
 // on matrices and batches, and linear_module, nn.Linear as a value.

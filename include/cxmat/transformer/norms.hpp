@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Normalisation over each row of width d: layer_norm (nn.LayerNorm) and rms_norm (LLaMA's RMSNorm),
 // as functions and as modules holding their weights.
 #pragma once

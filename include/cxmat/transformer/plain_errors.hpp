@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Shape errors of the transformer layer in plain words: in plain mode (CXMAT_PLAIN_ERRORS,
 // core/config.hpp) each shape error of transformer/rules.hpp is defined here as a static_assert
 // whose message is one sentence built at compile time. Outside plain mode this header defines

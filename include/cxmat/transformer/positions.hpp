@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Positional encodings added to a transformer's input: the sinusoidal table of "Attention Is All
 // You Need" (section 3.5) and a learned table (GPT-2's wpe, BERT's position embeddings). Rotary
 // position embedding acts inside attention instead, as the option cxmat::rotary (attention/options.hpp).

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The shape rules of the transformer layer (norms, linear maps, feed-forward, embeddings,
 // encoder and decoder layers): each rule bound once to the shape error it reports (namespace
 // cxmat::rule) and one rule list per function (namespace cxmat::rules_of), as in

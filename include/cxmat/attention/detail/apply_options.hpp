@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // Turns a call's attention options into what the kernel takes: the score divisor, one
 // score-modification callable, biased projections, and rotated queries and keys.
 #pragma once

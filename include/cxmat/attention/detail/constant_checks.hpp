@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The compile-time contract for non-finite and overflowing values (docs/numerics.md): a constant
 // expression of attention whose inputs are not finite, or whose products could leave the range
 // of T, stops with an error that names the input or the product, on every compiler alike.

@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 // The multi-head driver shared by every multi-head function: projections (with optional
 // biases), then each query head attending with its key/value head through the one kernel.
 #pragma once

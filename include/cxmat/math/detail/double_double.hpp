@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Double-double pieces shared by cxmat's log, tanh, erf, sin and cos (internal): exact sums and
 // products of two doubles, the multiply-add of the one fusion policy, and the final rounding of

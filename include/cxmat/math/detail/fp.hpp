@@ -1,3 +1,5 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
 #pragma once
 // Floating-point evaluation controls shared by cxmat's math headers (internal).
 //
