@@ -13,6 +13,7 @@
 
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/kernels/rotary.hpp>
 
 namespace cxmat {
 
@@ -328,5 +329,22 @@ concept OptionsAreConsistent = detail::scale_count<O...>
     detail::projection_bias_count<projection::key, O...> <= 1 &&
     detail::projection_bias_count<projection::value, O...> <= 1 &&
     detail::projection_bias_count<projection::output, O...> <= 1;
+
+namespace detail {
+
+// Rotates the rows of m (heads of equal width side by side) when the option is rotary(): for
+// every attention form, and for the cached blocks of the language models (generation/).
+template <class T, std::size_t R, std::size_t C, class O>
+constexpr void apply_rotary(T (&/*m*/)[R][C], std::size_t /*heads*/, long long /*first*/,
+                            const O& /*option*/) noexcept {}
+template <class T, std::size_t R, std::size_t C, rotary_layout Layout, std::size_t RotaryDims>
+constexpr void apply_rotary(T (&m)[R][C], std::size_t heads, long long first,
+                            const rotary_embedding<Layout, RotaryDims>& o) noexcept {
+  constexpr rotary_pairs pairs =
+      Layout == rotary_layout::rotate_half ? rotary_pairs::rotate_half : rotary_pairs::interleaved;
+  rotate_rows<pairs>(m, heads, first, static_cast<T>(o.base), RotaryDims);
+}
+
+}  // namespace detail
 
 }  // namespace cxmat

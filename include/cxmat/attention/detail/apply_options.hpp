@@ -138,18 +138,6 @@ constexpr long long first_query_position([[maybe_unused]] std::size_t query_coun
   }
 }
 
-// Rotates the rows of m (heads of equal width side by side) when the option is rotary().
-template <class T, std::size_t R, std::size_t C, class O>
-constexpr void apply_rotary(T (&/*m*/)[R][C], std::size_t /*heads*/, long long /*first*/,
-                            const O& /*option*/) noexcept {}
-template <class T, std::size_t R, std::size_t C, rotary_layout Layout, std::size_t RotaryDims>
-constexpr void apply_rotary(T (&m)[R][C], std::size_t heads, long long first,
-                            const rotary_embedding<Layout, RotaryDims>& o) noexcept {
-  constexpr rotary_pairs pairs =
-      Layout == rotary_layout::rotate_half ? rotary_pairs::rotate_half : rotary_pairs::interleaved;
-  rotate_rows<pairs>(m, heads, first, static_cast<T>(o.base), RotaryDims);
-}
-
 // In place: the queries q (Heads heads) and the keys k (Heads heads) at their positions, when
 // the options hold rotary(); otherwise nothing.
 template <std::size_t Heads, class T, extent R, extent C, class... O>
