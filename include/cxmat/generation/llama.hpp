@@ -97,6 +97,7 @@ struct llama_model {
   static constexpr std::size_t heads = H;
   static constexpr std::size_t kv_heads = Hkv;
   static constexpr auto kv_width = block_type::kv_width;
+  static constexpr rotary_layout layout = Layout;
   /// A cache for this model that holds Capacity positions (at most Context).
   template <extent Capacity>
   using cache_type = kv_cache<T, Layers, Capacity, kv_width>;
