@@ -11,3 +11,4 @@
 #include <cxmat/generation/llama.hpp>
 #include <cxmat/generation/rules.hpp>
 #include <cxmat/generation/sampling.hpp>
+#include <cxmat/generation/weights.hpp>

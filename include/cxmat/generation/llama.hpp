@@ -16,10 +16,10 @@
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/generation/kv_cache.hpp>
 #include <cxmat/generation/rules.hpp>
+#include <cxmat/generation/weights.hpp>
 #include <cxmat/kernels/attention.hpp>
 #include <cxmat/kernels/cached_attention.hpp>
 #include <cxmat/ops/arithmetic.hpp>
-#include <cxmat/transformer/embedding.hpp>
 #include <cxmat/transformer/linear.hpp>
 #include <cxmat/transformer/norms.hpp>
 
@@ -37,7 +37,9 @@ struct tied_head {};
 ///   ffn_norm        post_attention_layernorm.weight  rms_ffn_weight
 ///   w_gate, w_up    mlp.{gate,up}_proj.weight        w1, w3
 ///   w_down          mlp.down_proj.weight             w2
-template <class T, extent D, std::size_t H, std::size_t Hkv, extent F>
+/// `Weights` is dense_weights (float matrices) or q8_group_weights<GroupSize> (int8 in groups,
+/// float activations): the block's code is the same.
+template <class T, extent D, std::size_t H, std::size_t Hkv, extent F, class Weights = dense_weights>
 struct llama_block {
   static_assert(detail::require_rules<rules_of::llama_sizes<H, Hkv, D>>::value);
   /// The width of one head, d_model / H.
@@ -45,15 +47,18 @@ struct llama_block {
   /// The width of the keys and values: H_kv heads side by side.
   static constexpr auto kv_width = times_v<Hkv, head_width>;
 
+  template <extent In, extent Out>
+  using linear = typename Weights::template linear<T, In, Out>;
+
   rms_norm_module<T, D> attention_norm;
-  matrix<T, D, D> w_q;
-  matrix<T, D, kv_width> w_k;
-  matrix<T, D, kv_width> w_v;
-  matrix<T, D, D> w_o;
+  linear<D, D> w_q;
+  linear<D, kv_width> w_k;
+  linear<D, kv_width> w_v;
+  linear<D, D> w_o;
   rms_norm_module<T, D> ffn_norm;
-  matrix<T, D, F> w_gate;
-  matrix<T, D, F> w_up;
-  matrix<T, F, D> w_down;
+  linear<D, F> w_gate;
+  linear<D, F> w_up;
+  linear<F, D> w_down;
 
   /// x (R new rows at positions `position` .. `position` + R - 1) through the block: their keys
   /// and values go into rows `position` .. of this layer's cache, and each row attends to the
@@ -63,33 +68,38 @@ struct llama_block {
                                        matrix<T, Cap, kv_width>& values, std::size_t position,
                                        const rotary_embedding<Layout, RotaryDims>& rope) const noexcept {
     const matrix<T, R, D> h = detail::rms_norm_of(x, attention_norm.weight, attention_norm.eps);
-    matrix<T, R, D> q = matmul(h, w_q);
-    matrix<T, R, kv_width> k = matmul(h, w_k);
-    const matrix<T, R, kv_width> v = matmul(h, w_v);
+    matrix<T, R, D> q = detail::apply_linear(h, w_q);
+    matrix<T, R, kv_width> k = detail::apply_linear(h, w_k);
+    const matrix<T, R, kv_width> v = detail::apply_linear(h, w_v);
     detail::apply_rotary(q.elems, H, static_cast<long long>(position), rope);
     detail::apply_rotary(k.elems, Hkv, static_cast<long long>(position), rope);
     detail::store_rows(keys, values, k, v, position);
     matrix<T, R, D> heads{};
     detail::cached_heads<H, Hkv>(q.elems, keys.elems, values.elems, heads.elems, position,
                                  detail::sqrt_of_size<T>(head_width.size));
-    const matrix<T, R, D> x1 = x + matmul(heads, w_o);
-    return x1 + detail::swiglu_of(detail::rms_norm_of(x1, ffn_norm.weight, ffn_norm.eps), w_gate, w_up, w_down);
+    const matrix<T, R, D> x1 = x + detail::apply_linear(heads, w_o);
+    const matrix<T, R, D> h2 = detail::rms_norm_of(x1, ffn_norm.weight, ffn_norm.eps);
+    matrix<T, R, F> hidden = detail::apply_linear(h2, w_gate);
+    detail::swiglu_gate(hidden, detail::apply_linear(h2, w_up));
+    return x1 + detail::apply_linear(hidden, w_down);
   }
 };
 
 /// A LLaMA-family model: vocabulary V, width D, `Layers` blocks of H query and H_kv key/value
 /// heads with a SwiGLU of width F, positions up to Context, rotary positions in `Layout`
 /// (interleaved pairs as llama2.c and Meta's code; rotate-half as Hugging Face's LLaMA). `Head`
-/// is `tied_head` (logits from the embedding table) or `matrix<T, V, D>` (a separate head, stored
-/// as Hugging Face's lm_head.weight and llama2.c's wcls: vocab x d_model).
+/// is `tied_head` (logits from the embedding table) or a separate head stored as Hugging Face's
+/// lm_head.weight and llama2.c's wcls: vocab x d_model (`matrix<T, V, D>`, or with int8 weights
+/// `Weights::table<T, V, D>`). `Weights`: dense_weights, or q8_group_weights<GroupSize> (T float).
 ///   token_embedding  model.embed_tokens.weight  token_embedding_table
 ///   final_norm       model.norm.weight          rms_final_weight
 template <class T, extent V, extent D, std::size_t Layers, std::size_t H, std::size_t Hkv, extent F, extent Context,
-          rotary_layout Layout = rotary_layout::interleaved, class Head = tied_head>
+          rotary_layout Layout = rotary_layout::interleaved, class Head = tied_head, class Weights = dense_weights>
 struct llama_model {
   static_assert(Layers > 0, "llama_model: at least one block");
   using value_type = T;
-  using block_type = llama_block<T, D, H, Hkv, F>;
+  using block_type = llama_block<T, D, H, Hkv, F, Weights>;
+  using weights_type = Weights;
   static constexpr auto vocab = V;
   static constexpr auto d_model = D;
   static constexpr auto context = Context;
@@ -102,7 +112,7 @@ struct llama_model {
   template <extent Capacity>
   using cache_type = kv_cache<T, Layers, Capacity, kv_width>;
 
-  matrix<T, V, D> token_embedding;
+  typename Weights::template table<T, V, D> token_embedding;
   block_type blocks[Layers];
   rms_norm_module<T, D> final_norm;
   [[no_unique_address]] Head output{};
@@ -113,7 +123,7 @@ struct llama_model {
   /// appended to the cache. Returns the last block's output rows (before the final norm).
   template <class I, extent One, extent R, extent Cap>
   constexpr matrix<T, R, D> hidden(cache_type<Cap>& cache, const matrix<I, One, R>& tokens) const noexcept {
-    matrix<T, R, D> x = embedding(token_embedding, tokens);
+    matrix<T, R, D> x = detail::embed_rows<T>(token_embedding, tokens);
     const std::size_t position = cache.filled;
     for (std::size_t l = 0; l < Layers; ++l) x = blocks[l](x, cache.keys[l], cache.values[l], position, rope);
     cache.filled += R.size;
@@ -125,11 +135,62 @@ struct llama_model {
   constexpr matrix<T, R, V> logits_of(const matrix<T, R, D>& x) const noexcept {
     const matrix<T, R, D> n = detail::rms_norm_of(x, final_norm.weight, final_norm.eps);
     if constexpr (std::is_same_v<Head, tied_head>) {
-      return detail::logits_of(n, token_embedding);
+      return detail::table_logits(n, token_embedding);
     } else {
-      return detail::logits_of(n, output);
+      return detail::table_logits(n, output);
     }
   }
 };
+
+}  // namespace cxmat
+
+namespace cxmat {
+
+namespace detail {
+template <class Head, std::size_t GroupSize>
+struct quantized_head {
+  using type = tied_head;
+};
+template <class T, extent V, extent D, std::size_t GroupSize>
+struct quantized_head<matrix<T, V, D>, GroupSize> {
+  using type = q8::group_weights<D, V, GroupSize>;
+};
+}  // namespace detail
+
+/// A float LLaMA model with every linear map, the token table and a separate head quantized to
+/// int8 in groups of GroupSize (q8_group_weights, llama2.c's int8 scheme), norms and rotary as
+/// they were: what llama2.c's export writes as its int8 (version 2) checkpoint. Usable in a
+/// constant expression, so the compiler can quantize a float model into the image.
+template <std::size_t GroupSize, class T, extent V, extent D, std::size_t Layers, std::size_t H, std::size_t Hkv,
+          extent F, extent Context, rotary_layout Layout, class Head>
+constexpr auto quantize_groups(const llama_model<T, V, D, Layers, H, Hkv, F, Context, Layout, Head>& model) noexcept {
+  using result = llama_model<float, V, D, Layers, H, Hkv, F, Context, Layout,
+                             typename detail::quantized_head<Head, GroupSize>::type, q8_group_weights<GroupSize>>;
+  const auto norm = [](const rms_norm_module<T, D>& n) {
+    rms_norm_module<float, D> out{};
+    for (std::size_t j = 0; j < D.size; ++j) out.weight.elems[0][j] = static_cast<float>(n.weight.elems[0][j]);
+    out.eps = static_cast<float>(n.eps);
+    return out;
+  };
+  result out{};
+  out.token_embedding = q8::quantize_table_groups<GroupSize>(model.token_embedding);
+  for (std::size_t l = 0; l < Layers; ++l) {
+    const auto& b = model.blocks[l];
+    auto& q = out.blocks[l];
+    q.attention_norm = norm(b.attention_norm);
+    q.w_q = q8::quantize_groups<GroupSize>(b.w_q);
+    q.w_k = q8::quantize_groups<GroupSize>(b.w_k);
+    q.w_v = q8::quantize_groups<GroupSize>(b.w_v);
+    q.w_o = q8::quantize_groups<GroupSize>(b.w_o);
+    q.ffn_norm = norm(b.ffn_norm);
+    q.w_gate = q8::quantize_groups<GroupSize>(b.w_gate);
+    q.w_up = q8::quantize_groups<GroupSize>(b.w_up);
+    q.w_down = q8::quantize_groups<GroupSize>(b.w_down);
+  }
+  out.final_norm = norm(model.final_norm);
+  if constexpr (!std::is_same_v<Head, tied_head>) out.output = q8::quantize_table_groups<GroupSize>(model.output);
+  out.rope = {model.rope.base};
+  return out;
+}
 
 }  // namespace cxmat
