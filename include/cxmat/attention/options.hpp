@@ -332,17 +332,21 @@ concept OptionsAreConsistent = detail::scale_count<O...>
 
 namespace detail {
 
-// Rotates the rows of m (heads of equal width side by side) when the option is rotary(): for
-// every attention form, and for the cached blocks of the language models (generation/).
-template <class T, std::size_t R, std::size_t C, class O>
-constexpr void apply_rotary(T (&/*m*/)[R][C], std::size_t /*heads*/, long long /*first*/,
-                            const O& /*option*/) noexcept {}
-template <class T, std::size_t R, std::size_t C, rotary_layout Layout, std::size_t RotaryDims>
-constexpr void apply_rotary(T (&m)[R][C], std::size_t heads, long long first,
-                            const rotary_embedding<Layout, RotaryDims>& o) noexcept {
-  constexpr rotary_pairs pairs =
-      Layout == rotary_layout::rotate_half ? rotary_pairs::rotate_half : rotary_pairs::interleaved;
-  rotate_rows<pairs>(m, heads, first, static_cast<T>(o.base), RotaryDims);
+// The kernel's pairing of a layout.
+template <rotary_layout Layout>
+inline constexpr rotary_pairs rotary_pairs_of =
+    Layout == rotary_layout::rotate_half ? rotary_pairs::rotate_half : rotary_pairs::interleaved;
+
+// The columns of each head of width d_k that an option rotates: RotaryDims, or all of them.
+template <std::size_t RotaryDims, std::size_t DK>
+inline constexpr std::size_t rotated_width = RotaryDims == 0 ? DK : RotaryDims;
+
+// Rotates the rows of m (Heads heads of equal width side by side) when the option is rotary().
+template <std::size_t Heads, class T, std::size_t R, std::size_t C, class O>
+constexpr void apply_rotary(T (&/*m*/)[R][C], long long /*first*/, const O& /*option*/) noexcept {}
+template <std::size_t Heads, class T, std::size_t R, std::size_t C, rotary_layout Layout, std::size_t RotaryDims>
+constexpr void apply_rotary(T (&m)[R][C], long long first, const rotary_embedding<Layout, RotaryDims>& o) noexcept {
+  rotate_rows<rotary_pairs_of<Layout>, rotated_width<RotaryDims, C / Heads>>(m, Heads, first, static_cast<T>(o.base));
 }
 
 }  // namespace detail

@@ -19,6 +19,7 @@
 #include <cxmat/generation/weights.hpp>
 #include <cxmat/kernels/attention.hpp>
 #include <cxmat/kernels/cached_attention.hpp>
+#include <cxmat/kernels/rotary.hpp>
 #include <cxmat/ops/arithmetic.hpp>
 #include <cxmat/transformer/linear.hpp>
 #include <cxmat/transformer/norms.hpp>
@@ -60,19 +61,24 @@ struct llama_block {
   linear<D, F> w_up;
   linear<F, D> w_down;
 
+  /// The rotation angles of R positions, for every head of every block.
+  template <std::size_t R>
+  using angles_type = detail::rotary_angles<T, R, head_width.size / 2>;
+
   /// x (R new rows at positions `position` .. `position` + R - 1) through the block: their keys
   /// and values go into rows `position` .. of this layer's cache, and each row attends to the
-  /// cached positions up to its own (causal). The cache must have room (the caller checks).
-  template <rotary_layout Layout, std::size_t RotaryDims, extent R, extent Cap>
+  /// cached positions up to its own (causal), its queries and keys turned by the rows' angles in
+  /// `Layout`. The cache must have room (the caller checks).
+  template <rotary_layout Layout, extent R, extent Cap>
   constexpr matrix<T, R, D> operator()(const matrix<T, R, D>& x, matrix<T, Cap, kv_width>& keys,
                                        matrix<T, Cap, kv_width>& values, std::size_t position,
-                                       const rotary_embedding<Layout, RotaryDims>& rope) const noexcept {
+                                       const angles_type<R.size>& angles) const noexcept {
     const matrix<T, R, D> h = detail::rms_norm_of(x, attention_norm.weight, attention_norm.eps);
     matrix<T, R, D> q = detail::apply_linear(h, w_q);
     matrix<T, R, kv_width> k = detail::apply_linear(h, w_k);
     const matrix<T, R, kv_width> v = detail::apply_linear(h, w_v);
-    detail::apply_rotary(q.elems, H, static_cast<long long>(position), rope);
-    detail::apply_rotary(k.elems, Hkv, static_cast<long long>(position), rope);
+    detail::rotate_rows_by<detail::rotary_pairs_of<Layout>>(q.elems, H, angles);
+    detail::rotate_rows_by<detail::rotary_pairs_of<Layout>>(k.elems, Hkv, angles);
     detail::store_rows(keys, values, k, v, position);
     matrix<T, R, D> heads{};
     detail::cached_heads<H, Hkv>(q.elems, keys.elems, values.elems, heads.elems, position,
@@ -125,7 +131,10 @@ struct llama_model {
   constexpr matrix<T, R, D> hidden(cache_type<Cap>& cache, const matrix<I, One, R>& tokens) const noexcept {
     matrix<T, R, D> x = detail::embed_rows<T>(token_embedding, tokens);
     const std::size_t position = cache.filled;
-    for (std::size_t l = 0; l < Layers; ++l) x = blocks[l](x, cache.keys[l], cache.values[l], position, rope);
+    const auto angles = detail::make_rotary_angles<T, R.size, block_type::head_width.size / 2>(
+        static_cast<long long>(position), static_cast<T>(rope.base));
+    for (std::size_t l = 0; l < Layers; ++l)
+      x = blocks[l].template operator()<Layout>(x, cache.keys[l], cache.values[l], position, angles);
     cache.filled += R.size;
     return x;
   }

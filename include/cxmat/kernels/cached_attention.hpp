@@ -64,19 +64,32 @@ constexpr void attend_cached_plain(const T (&q)[R][QW], std::size_t q_off, const
 }
 
 // The run-time form: loops that read the windows where they are (loops.hpp), the same terms in
-// the same order; softmax_row's run-time form over the filled length.
+// the same order (eight keys' scores at a time, each its own sum); softmax_row's run-time form
+// over the filled length.
 template <std::size_t DK, std::size_t DV, class T, std::size_t R, std::size_t QW, std::size_t S, std::size_t KW,
           std::size_t VW, std::size_t OW>
 inline void attend_cached_loops(const T (&q)[R][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
                                 const T (&v)[S][VW], std::size_t v_off, T (&out)[R][OW], std::size_t out_off,
                                 std::size_t position, const T& divisor) noexcept {
+  constexpr std::size_t lanes = 8;  // keys scored side by side: independent sums that overlap
   for (std::size_t i = 0; i < R; ++i) {
     const std::size_t keys = position + i + 1;
+    const T* qi = &q[i][q_off];
     T row[S];  // entries 0 .. keys-1 written below
-    for (std::size_t j = 0; j < keys; ++j) row[j] = T(dot_loop(&q[i][q_off], &k[j][k_off], DK) / divisor);
+    std::size_t j = 0;
+    if constexpr (S >= lanes) {
+      for (; j + lanes <= keys; j += lanes) {
+        T acc[lanes]{};
+        for (std::size_t c = 0; c < DK; ++c) {
+          for (std::size_t l = 0; l < lanes; ++l) acc[l] = multiply_add_scalar(qi[c], k[j + l][k_off + c], acc[l]);
+        }
+        for (std::size_t l = 0; l < lanes; ++l) row[j + l] = T(acc[l] / divisor);
+      }
+    }
+    for (; j < keys; ++j) row[j] = T(dot_loop(qi, &k[j][k_off], DK) / divisor);
     softmax_row(static_cast<T*>(row), keys);
     T oi[DV]{};
-    for (std::size_t j = 0; j < keys; ++j) {
+    for (j = 0; j < keys; ++j) {
       if (row[j] != T(0)) scaled_add_loop<DV>(oi, 0, row[j], v[j], v_off);
     }
     for (std::size_t c = 0; c < DV; ++c) out[i][out_off + c] = oi[c];

@@ -142,11 +142,11 @@ constexpr long long first_query_position([[maybe_unused]] std::size_t query_coun
 // the options hold rotary(); otherwise nothing.
 template <std::size_t Heads, class T, extent R, extent C, class... O>
 constexpr void rotate_queries(matrix<T, R, C>& q, [[maybe_unused]] std::size_t key_count, const O&... opts) noexcept {
-  (apply_rotary(q.elems, Heads, first_query_position<O...>(R.size, key_count), opts), ...);
+  (apply_rotary<Heads>(q.elems, first_query_position<O...>(R.size, key_count), opts), ...);
 }
 template <std::size_t Heads, class T, extent R, extent C, class... O>
 constexpr void rotate_keys(matrix<T, R, C>& k, const O&... opts) noexcept {
-  (apply_rotary(k.elems, Heads, 0, opts), ...);
+  (apply_rotary<Heads>(k.elems, 0, opts), ...);
 }
 
 // The queries and keys the scores see: rotated copies when the options hold rotary(), else q
