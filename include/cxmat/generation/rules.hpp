@@ -55,3 +55,5 @@ using cached_call =
 }  // namespace rules_of
 
 }  // namespace cxmat
+
+#include <cxmat/generation/plain_errors.hpp>
