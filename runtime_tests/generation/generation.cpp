@@ -165,6 +165,8 @@ TEST_CASE("bad input to generation has a defined result at run time", "[generati
     for (std::size_t i = 0; i < 4; ++i) CHECK(none(0, i) == cxmat::no_token);
     const auto none_p = cxmat::generate<4>(llama_float, prompt, opaque(cxmat::sampling(1, 1).with_top_p(1.5)));
     CHECK(none_p(0, 0) == cxmat::no_token);
+    const auto none_t = cxmat::generate<4>(llama_float, prompt, opaque(cxmat::sampling(std::nan(""), 1)));
+    CHECK(none_t(0, 0) == cxmat::no_token);
   }
   SECTION("a token id outside the vocabulary: NaN logits, the cache unchanged, nothing generated") {
     tiny_llama<float>::cache_type<4> cache{};
