@@ -424,13 +424,15 @@ class Header:
                 f"{os.path.basename(self.source)}, but another header declared it with another size\");",
                 "",
             ]
-        lines.append(f"namespace {a.name}_weights {{")
-        lines.append("")
-        lines += self.values
-        lines.append("")
-        lines.append(f"}}  // namespace {a.name}_weights")
-        if self.after:
+        if self.values:
+            lines.append(f"namespace {a.name}_weights {{")
             lines.append("")
+            lines += self.values
+            lines.append("")
+            lines.append(f"}}  // namespace {a.name}_weights")
+        if self.after:
+            if self.values:
+                lines.append("")
             lines += self.after
         return "\n".join(lines) + "\n"
 
@@ -1027,6 +1029,18 @@ MODULES = {
 }
 
 
+LANGUAGE_MODELS = ["llama", "gpt2"]
+
+
+def language_models():
+    """scripts/cxmat_lm.py, the readers and writer of --module llama and gpt2."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import cxmat_lm
+    return cxmat_lm
+
+
 def clang_format(text):
     """Formats with cxmat's .clang-format when clang-format is installed (the header is valid either way)."""
     exe = shutil.which("clang-format") or shutil.which("clang-format-19") or shutil.which("clang-format-14")
@@ -1042,11 +1056,21 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("file")
-    parser.add_argument("--module", required=True, choices=list(MODULES) + ["bytes"])
+    parser.add_argument("--module", required=True, choices=list(MODULES) + ["bytes"] + LANGUAGE_MODELS)
     parser.add_argument("--heads", type=int)
     parser.add_argument("--activation", choices=["relu", "gelu"], default="relu")
     parser.add_argument("--norm-first", action="store_true")
-    parser.add_argument("--eps", type=float, default=1e-5)
+    parser.add_argument("--eps", type=float, help="layer norm eps (default 1e-5; for llama and gpt2 the "
+                        "config's or the format's)")
+    lm = parser.add_argument_group("language models (--module llama, gpt2)")
+    lm.add_argument("--config", help="a Hugging Face config.json (default: config.json next to FILE, if any)")
+    lm.add_argument("--kv-heads", type=int, help="key/value heads (num_key_value_heads)")
+    lm.add_argument("--context", type=int, help="positions the model is declared for (default: the file's; "
+                    "for gpt2 the first rows of wpe)")
+    lm.add_argument("--rope-theta", type=float, help="the rotary base (rope_theta)")
+    lm.add_argument("--tied", dest="tied", action="store_true", default=None,
+                    help="the head is the embedding (tie_word_embeddings)")
+    lm.add_argument("--untied", dest="tied", action="store_false", help="the head is lm_head.weight")
     parser.add_argument("--prefix", default="")
     parser.add_argument("--name", required=True)
     parser.add_argument("--dims", help="namespace of the dimension names (default: NAME_dims); headers that "
@@ -1065,6 +1089,9 @@ def main(argv=None):
     args.command_line = ["cxmat_import.py"] + [os.path.basename(a) if os.sep in a else a for a in argv]
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", args.name):
         parser.error(f"--name {args.name!r} is not a C++ identifier")
+    args.eps_given = args.eps is not None
+    if args.eps is None:
+        args.eps = 1e-5
     args.dims = args.dims or f"{args.name}_dims"
     args.rename = {}
     for item in args.dim:
@@ -1077,6 +1104,14 @@ def main(argv=None):
         h = Header(args, args.file)
         if args.module == "bytes":
             module_bytes(h, args.file, args)
+        elif args.module in LANGUAGE_MODELS:
+            if args.type == "q8":
+                raise ImportError_(f"--type q8 is not written for --module {args.module} (float or double)")
+            lm = language_models()
+            try:
+                getattr(lm, "module_" + args.module)(h, args, args.file, read_file, as_float64)
+            except lm.Refusal as e:
+                raise ImportError_(str(e)) from None
         else:
             if args.type == "q8" and args.module not in ("multihead_attention", "linear", "encoder_layer",
                                                          "decoder_layer"):
@@ -1084,7 +1119,8 @@ def main(argv=None):
                                    f"decoder_layer only, not {args.module}")
             tensors = select(read_file(args.file), args.prefix)
             MODULES[args.module](h, tensors, args)
-        text = clang_format(h.text())
+        # A language model is written laid out (one line per row); clang-format would take long on it.
+        text = h.text() if args.module in LANGUAGE_MODELS else clang_format(h.text())
     except ImportError_ as e:
         print(f"cxmat_import: {e}", file=sys.stderr)
         return 1
