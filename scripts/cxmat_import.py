@@ -87,7 +87,8 @@ def bfloat16_to_float32(raw_u16):
 
 
 def read_safetensors(path):
-    data = open(path, "rb").read()
+    with open(path, "rb") as f:
+        data = f.read()
     if len(data) < 8:
         raise ImportError_(f"{path}: truncated safetensors file ({len(data)} bytes, no header length)")
     (header_len,) = struct.unpack("<Q", data[:8])
@@ -997,7 +998,8 @@ def module_bytes(h, path, args):
     tensor with its dtype), non-finite values refused as for the other modules."""
     if path.lower().endswith(".safetensors"):
         tensors = read_safetensors(path)  # refuse a corrupt file here rather than at compile time
-        data = open(path, "rb").read()
+        with open(path, "rb") as f:
+            data = f.read()
     else:
         tensors = read_file(path)
         data = None

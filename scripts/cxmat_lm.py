@@ -93,7 +93,7 @@ def llama2c_sizes(p, path):
     for k in LLAMA2C_FIELDS:
         if p[k] <= 0:
             raise Refusal(f"{path}: llama2.c header field {k} is {p[k]}, not a positive size")
-    dim, hidden, layers, heads, kv_heads = p["dim"], p["hidden_dim"], p["n_layers"], p["n_heads"], p["n_kv_heads"]
+    dim, hidden, heads, kv_heads = p["dim"], p["hidden_dim"], p["n_heads"], p["n_kv_heads"]
     if dim % heads or (dim // heads) % 2:
         raise Refusal(f"{path}: llama2.c header: n_heads {heads} does not divide dim {dim} into heads of even width")
     if heads % kv_heads:
@@ -478,27 +478,19 @@ def config_float(config, cname, key, flag, default):
     return float(v)
 
 
-def float_tensors(tensors, as_float64, prefix):
-    """{key after the prefix: float64 array} of cxmat_import's {key: (array, dtype)}."""
-    out = {}
-    for key, (array, dtype) in tensors.items():
-        if not key.startswith(prefix):
-            continue
-        out[key[len(prefix):]] = (array, dtype)
-    return out
-
-
 def llama_from_hf(path, tensors, as_float64, args):
     config, cname = read_config(path, args)
     prefix = args.prefix
-    if not prefix and "model.embed_tokens.weight" in tensors:
-        prefix = "model."
+    if not prefix and "embed_tokens.weight" not in tensors:
+        prefix = "model."  # LlamaForCausalLM's keys; a bare LlamaModel's have none
     raw = {k[len(prefix):] if k.startswith(prefix) else k: v for k, v in tensors.items()
            if k.startswith(prefix) or k == "lm_head.weight"}
     raw = {k: v for k, v in raw.items() if not k.endswith("rotary_emb.inv_freq")}  # a buffer, not a weight
     shown = {(k if k == "lm_head.weight" else prefix + k): v[0] for k, v in raw.items()}
     if "embed_tokens.weight" not in raw:
-        raise Refusal(f"tensor '{prefix}embed_tokens.weight': missing key ({hint(shown, prefix + 'embed_tokens.weight')})")
+        everything = {k: v[0] for k, v in tensors.items()}
+        raise Refusal(f"tensor '{prefix}embed_tokens.weight': missing key "
+                      f"({hint(everything, prefix + 'embed_tokens.weight')})")
     vocab, dim = raw["embed_tokens.weight"][0].shape if raw["embed_tokens.weight"][0].ndim == 2 else (0, 0)
     layers = len({m.group(1) for k in raw for m in [re.match(r"layers\.(\d+)\.", k)] if m})
     what = "a Hugging Face LLaMA" + (f" ({cname})" if cname else "")
@@ -573,8 +565,8 @@ def llama_from_hf(path, tensors, as_float64, args):
 def gpt2_from_hf(path, tensors, as_float64, args):
     config, cname = read_config(path, args)
     prefix = args.prefix
-    if not prefix and "transformer.wte.weight" in tensors:
-        prefix = "transformer."
+    if not prefix and "wte.weight" not in tensors:
+        prefix = "transformer."  # GPT2LMHeadModel's keys; GPT2Model's (the hub's gpt2 files) have none
     raw = {k[len(prefix):]: v for k, v in tensors.items() if k.startswith(prefix)}
     extra = {k: v for k, v in tensors.items() if not k.startswith(prefix)}
     # The causal-mask buffers older checkpoints save: constants, not weights.
@@ -582,7 +574,8 @@ def gpt2_from_hf(path, tensors, as_float64, args):
     shown = {prefix + k: v[0] for k, v in raw.items()}
     shown.update({k: v[0] for k, v in extra.items()})
     if "wte.weight" not in raw or raw["wte.weight"][0].ndim != 2:
-        raise Refusal(f"tensor '{prefix}wte.weight': missing key ({hint(shown, prefix + 'wte.weight')})")
+        everything = {k: v[0] for k, v in tensors.items()}
+        raise Refusal(f"tensor '{prefix}wte.weight': missing key ({hint(everything, prefix + 'wte.weight')})")
     vocab, dim = raw["wte.weight"][0].shape
     layers = len({m.group(1) for k in raw for m in [re.match(r"h\.(\d+)\.", k)] if m})
     positions = raw["wpe.weight"][0].shape[0] if "wpe.weight" in raw and raw["wpe.weight"][0].ndim == 2 else 0
@@ -752,7 +745,7 @@ def write_llama(h, m, args):
     else:
         w.open("// output", 8)
         w.matrix(m.output, 8)
-    w.open(f"// rope: base (theta)", 8)
+    w.open("// rope: base (theta)", 8)
     w.open(f"{{{float(m.theta)!r}}}", 8)
     w.lines.append("};")
     h.after += w.lines
