@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Trained weights in: a PyTorch, safetensors or numpy weights file to a constexpr cxmat header.
 
-    python3 scripts/cxmat_import.py FILE --module MODULE [--heads H] [--activation relu|gelu]
+    python3 scripts/cxmat_import.py FILE --module MODULE [--heads H] [--activation relu|gelu|gelu_tanh|silu]
         [--norm-first] [--eps E] [--prefix KEY_PREFIX] [--dims NAMESPACE] [--dim NAME=NEW] --name NAME
         [--type float|double|q8 [--calibration INPUTS.npz]] -o OUT.hpp
 
@@ -340,7 +340,25 @@ def as_float64(key, array, dtype):
         where = tuple(int(i) for i in np.argwhere(bad)[0])
         raise ImportError_(f"tensor '{key}': {int(bad.sum())} non-finite value(s), the first {values[where]} "
                            f"at index {list(where)}")
+    check_fits(key, values, TARGET["ctype"])  # here, where the index is the file's
     return values
+
+
+# The element type the values will be written in (--type; q8 modules keep double weights).
+TARGET = {"ctype": "float"}
+
+
+def check_fits(key, values, ctype):
+    """A float64 value beyond float's range is refused with its tensor and index (not rounded to inf)."""
+    if ctype != "float":
+        return
+    values = np.asarray(values, dtype=np.float64)
+    with np.errstate(over="ignore"):
+        bad = ~np.isfinite(values.astype(np.float32))
+    if bad.any():
+        where = [int(i) for i in np.argwhere(bad)[0]]
+        raise ImportError_(f"tensor '{key}': {values[tuple(where)]!r} at index {where} does not fit in a float "
+                           "(give --type double)")
 
 
 def c_literal(value, ctype):
@@ -398,6 +416,8 @@ class Header:
 
     def matrix(self, ident, rows, cols, values, comment, ctype=None):
         ctype = ctype or self.ctype
+        key = re.search(r"\['([^']*)'\]", comment)
+        check_fits(key.group(1) if key else ident, values, ctype)
         self.values.append(f"// {comment}")
         self.values.append(f"inline constexpr cxmat::matrix<{ctype}, {rows}, {cols}> {ident}{matrix_text(values, ctype)};")
 
@@ -472,6 +492,7 @@ def module_tensors(h, tensors, args):
         comment = f"state_dict['{args.prefix}{key}'], {dtype} {list(array.shape)}"
         if dtype in FLOAT_DTYPES:
             values, ctype = as_float64(args.prefix + key, array, dtype), h.ctype
+            check_fits(args.prefix + key, values, ctype)
         elif dtype == "bool":
             values, ctype = np.asarray(array), "bool"
         else:
@@ -900,9 +921,15 @@ def layer_type(h, args, decoder):
             f"{'true' if args.norm_first else 'false'}>")
 
 
+# --activation as PyTorch's layers take it (a name or a function).
+TORCH_ACTIVATIONS = {"relu": "'relu'", "gelu": "'gelu'", "gelu_tanh": "lambda x: F.gelu(x, approximate='tanh')",
+                     "silu": "F.silu"}
+
+
 def layer_comment(h, args, what, e, dff, call):
     return [
-        f"/// {what}(d_model={e}, nhead={args.heads}, dim_feedforward={dff}, dropout=0, activation='{args.activation}', "
+        f"/// {what}(d_model={e}, nhead={args.heads}, dim_feedforward={dff}, dropout=0, "
+        f"activation={TORCH_ACTIVATIONS[args.activation]}, "
         f"layer_norm_eps={args.eps!r}, norm_first={args.norm_first}) from {os.path.basename(h.source)}, in evaluation "
         f"mode: {call}.",
         "/// The activation, eps and norm_first are not in a state_dict: they are this command's options.",
@@ -1060,7 +1087,9 @@ def main(argv=None):
     parser.add_argument("file")
     parser.add_argument("--module", required=True, choices=list(MODULES) + ["bytes"] + LANGUAGE_MODELS)
     parser.add_argument("--heads", type=int)
-    parser.add_argument("--activation", choices=["relu", "gelu"], default="relu")
+    parser.add_argument("--activation", choices=["relu", "gelu", "gelu_tanh", "silu"], default="relu",
+                        help="the layers' feed-forward activation: relu, gelu (erf), gelu_tanh "
+                        "(approximate='tanh'), silu")
     parser.add_argument("--norm-first", action="store_true")
     parser.add_argument("--eps", type=float, help="layer norm eps (default 1e-5; for llama and gpt2 the "
                         "config's or the format's)")
@@ -1102,6 +1131,7 @@ def main(argv=None):
                                                                                       new_name):
             parser.error(f"--dim {item!r}: expected NAME=NEW, two C++ identifiers")
         args.rename[old_name] = new_name
+    TARGET["ctype"] = "float" if args.type == "float" else "double"
     try:
         h = Header(args, args.file)
         if args.module == "bytes":

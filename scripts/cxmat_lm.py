@@ -63,12 +63,20 @@ class Gpt2:
         self.eps = 1e-5
 
 
-def finite(name, values):
+def finite(name, values, ctype):
+    """The values, if finite and (for ctype float) within float's range; the index is the file's."""
     bad = ~np.isfinite(values)
     if bad.any():
         where = [int(i) for i in np.argwhere(bad)[0]]
         raise Refusal(f"tensor '{name}': {int(bad.sum())} non-finite value(s), the first "
                       f"{values[tuple(where)]} at index {where}")
+    if ctype == "float":
+        with np.errstate(over="ignore"):
+            bad = ~np.isfinite(values.astype(np.float32))
+        if bad.any():
+            where = [int(i) for i in np.argwhere(bad)[0]]
+            raise Refusal(f"tensor '{name}': {values[tuple(where)]!r} at index {where} does not fit in a float "
+                          "(give --type double)")
     return values
 
 
@@ -192,7 +200,7 @@ def llama_from_llama2c(path, data, args):
     def one(name, index=None, transpose=False):
         values = t[name][0 if index is None else index]
         label = name if index is None else f"{name}[{index}]"
-        finite(label, values)
+        finite(label, values, args.type)
         if values.ndim == 1:
             values = values.reshape(1, -1)
         return Tensor(values.T if transpose else values, label + ("ᵀ" if transpose else ""))
@@ -398,7 +406,7 @@ def llama_from_gguf(path, data, args):
     check_tensors(tensors, expected, optional, f"a GGUF llama of {layers} blocks")
 
     def one(name, transpose=False):
-        values = finite(name, tensors[name])
+        values = finite(name, tensors[name], args.type)
         values = values.reshape(1, -1) if values.ndim == 1 else values
         return Tensor(values.T if transpose else values, f"{name} ({types[name]})" + ("ᵀ" if transpose else ""))
 
