@@ -510,7 +510,9 @@ def llama_from_hf(path, tensors, as_float64, args):
     heads = config_int(config, cname, "num_attention_heads", args.heads)
     kv_heads = config_int(config, cname, "num_key_value_heads", args.kv_heads, heads)
     if dim % heads or heads % kv_heads or (dim // heads) % 2:
-        raise Refusal(f"{cname or 'flags'}: {heads} heads and {kv_heads} key/value heads do not fit hidden_size {dim}")
+        source = ", ".join(f for f, v in (("--heads", args.heads), ("--kv-heads", args.kv_heads)) if v) or cname
+        raise Refusal(f"{source}: {heads} heads and {kv_heads} key/value heads do not fit hidden_size {dim} "
+                      f"(heads of even width dividing it, key/value heads dividing the heads)")
     if config.get("head_dim", dim // heads) != dim // heads:
         raise Refusal(f"{cname}: head_dim {config['head_dim']} is not hidden_size / num_attention_heads")
     if config.get("rope_scaling"):
