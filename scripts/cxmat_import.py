@@ -1058,6 +1058,21 @@ MODULES = {
 }
 
 
+def with_key_hint(message, tensors, prefix):
+    """A missing key's message, or a prefix no key has, with what the file has: a key with the same
+    ending (and the --prefix that selects it), or the file's first keys."""
+    missing = re.match(r"tensor '([^']*)': missing key", message)
+    if missing:
+        tail = missing.group(1)[len(prefix):] if missing.group(1).startswith(prefix) else missing.group(1)
+        for key in sorted(tensors):
+            if key.endswith(tail) and key != missing.group(1):
+                return f"{message}; the file has '{key}': --prefix '{key[:len(key) - len(tail)]}'"
+    elif not message.startswith("no tensor's key starts with"):
+        return message
+    keys = sorted(tensors)
+    return f"{message}; the file has {len(keys)} tensors: {', '.join(keys[:5])}{', ...' if len(keys) > 5 else ''}"
+
+
 LANGUAGE_MODELS = ["llama", "gpt2"]
 
 
@@ -1149,8 +1164,12 @@ def main(argv=None):
                                                          "decoder_layer"):
                 raise ImportError_(f"--type q8 is written for --module multihead_attention, linear, encoder_layer and "
                                    f"decoder_layer only, not {args.module}")
-            tensors = select(read_file(args.file), args.prefix)
-            MODULES[args.module](h, tensors, args)
+            everything = read_file(args.file)
+            try:
+                tensors = select(everything, args.prefix)
+                MODULES[args.module](h, tensors, args)
+            except ImportError_ as e:
+                raise ImportError_(with_key_hint(str(e), everything, args.prefix)) from None
         # A language model is written laid out (one line per row); clang-format would take long on it.
         text = h.text() if args.module in LANGUAGE_MODELS else clang_format(h.text())
     except ImportError_ as e:

@@ -310,6 +310,9 @@ def without_torch():
     expect_error("q8 encoder calibration inputs of another width", safetensors("encoder.safetensors", encoder()),
                  enc + ["--type", "q8", "--calibration", os.path.join(TMP, "calib_enc6.npz")], "'x'", "[2, 3, 6]",
                  "expected [B, n, 8]")
+    nested = safetensors("nested.safetensors", {"block.attn." + k: v for k, v in mha_tensors().items()})
+    expect_error("keys under a prefix not given", nested, MHA, "'in_proj_weight': missing key",
+                 "the file has 'block.attn.in_proj_weight': --prefix 'block.attn.'")
     expect_error("a prefix no key has", safetensors("encoder.safetensors", encoder()),
                  enc + ["--prefix", "layers.0."], "prefix 'layers.0.'")
     expect_error("decoder_layer from an encoder's keys", safetensors("encoder.safetensors", encoder()),
