@@ -117,6 +117,9 @@ PER_LAYER = ("rms_att_weight", "wq", "wk", "wv", "wo", "rms_ffn_weight", "w1", "
 
 def read_llama2c(path, data):
     """The tensors of a llama2.c checkpoint as {name: [array per layer] or array}, and its header."""
+    if data[:4] == b"\x80\x02\x8a\x0a":  # a pickle of torch.save's legacy magic number, not llama2.c's header
+        raise Refusal(f"{path}: a legacy (pre-1.6, not zip) torch.save file; re-save it with a recent PyTorch or as "
+                      ".safetensors")
     if len(data) < 28:
         raise Refusal(f"{path}: truncated llama2.c checkpoint ({len(data)} bytes, the header needs 28)")
     (magic,) = struct.unpack_from("<I", data, 0)
@@ -452,10 +455,46 @@ def check_tensors(tensors, expected, optional, what):
                           f"{list(shape)}")
 
 
+# Meta's (and llama2.c's model.py) params.json names and state_dict keys, as Hugging Face's.
+META_PARAMS = {"dim": "hidden_size", "n_layers": "num_hidden_layers", "n_heads": "num_attention_heads",
+               "n_kv_heads": "num_key_value_heads", "norm_eps": "rms_norm_eps", "rope_theta": "rope_theta",
+               "max_seq_len": "max_position_embeddings", "hidden_dim": "intermediate_size"}
+META_KEYS = [(r"tok_embeddings\.weight", "model.embed_tokens.weight"), (r"norm\.weight", "model.norm.weight"),
+             (r"output\.weight", "lm_head.weight")] + [
+    (rf"layers\.(\d+)\.{meta}\.weight", rf"model.layers.\1.{hf}.weight") for meta, hf in (
+        ("attention\\.wq", "self_attn.q_proj"), ("attention\\.wk", "self_attn.k_proj"),
+        ("attention\\.wv", "self_attn.v_proj"), ("attention\\.wo", "self_attn.o_proj"),
+        ("feed_forward\\.w1", "mlp.gate_proj"), ("feed_forward\\.w2", "mlp.down_proj"),
+        ("feed_forward\\.w3", "mlp.up_proj"), ("attention_norm", "input_layernorm"),
+        ("ffn_norm", "post_attention_layernorm"))]
+
+
+def meta_to_hf(tensors, prefix):
+    """Meta's keys (tok_embeddings, layers.N.attention.wq, ...) renamed to Hugging Face's, with
+    each new key's source; the rotary table buffer (rope.freqs) dropped."""
+    renamed, sources = {}, {}
+    for key, value in tensors.items():
+        short = key[len(prefix):] if key.startswith(prefix) else None
+        if short is None or short == "rope.freqs":
+            continue
+        for pattern, replacement in META_KEYS:
+            if re.fullmatch(pattern, short):
+                new = re.sub(pattern, replacement, short)
+                break
+        else:
+            raise Refusal(f"tensor '{key}': unexpected key for a Meta-style LLaMA (tok_embeddings, layers.N.attention."
+                          "wq, ..., norm, output)")
+        renamed[new], sources[new] = value, key
+    return renamed, sources
+
+
 def read_config(path, args):
-    """config.json: --config, else the one next to the weights file, else none (flags only)."""
-    name = args.config or os.path.join(os.path.dirname(os.path.abspath(path)), "config.json")
-    if not os.path.exists(name):
+    """--config, else config.json or params.json next to the weights file, else none (flags only);
+    Meta's params.json names as Hugging Face's."""
+    folder = os.path.dirname(os.path.abspath(path))
+    name = args.config or next((os.path.join(folder, n) for n in ("config.json", "params.json")
+                                if os.path.exists(os.path.join(folder, n))), None)
+    if name is None or not os.path.exists(name):
         if args.config:
             raise Refusal(f"{args.config}: no such file")
         return {}, None
@@ -467,6 +506,8 @@ def read_config(path, args):
         raise Refusal(f"{name}: corrupt config.json ({e})") from None
     if not isinstance(config, dict):
         raise Refusal(f"{name}: corrupt config.json (not a JSON object)")
+    if "dim" in config and "hidden_size" not in config:
+        config = {META_PARAMS.get(k, k): v for k, v in config.items() if not (k == "vocab_size" and v == -1)}
     return config, os.path.basename(name)
 
 
@@ -488,7 +529,13 @@ def config_float(config, cname, key, flag, default):
 
 def llama_from_hf(path, tensors, as_float64, args):
     config, cname = read_config(path, args)
-    prefix = args.prefix
+    meta = args.prefix + "tok_embeddings.weight" in tensors
+    sources = {}
+    if meta:  # Meta's names (consolidated.pth, llama2.c's model.py): Meta's interleaved q/k rows
+        tensors, sources = meta_to_hf(tensors, args.prefix)
+        prefix = "model."
+    else:
+        prefix = args.prefix
     if not prefix and "embed_tokens.weight" not in tensors:
         prefix = "model."  # LlamaForCausalLM's keys; a bare LlamaModel's have none
     raw = {k[len(prefix):] if k.startswith(prefix) else k: v for k, v in tensors.items()
@@ -522,7 +569,12 @@ def llama_from_hf(path, tensors, as_float64, args):
     gate = raw.get("layers.0.mlp.gate_proj.weight")
     ffn = config.get("intermediate_size") or (gate[0].shape[0] if gate is not None and gate[0].ndim == 2 else 0)
     kv = kv_heads * dim // heads
-    tied = config.get("tie_word_embeddings", False) if args.tied is None else args.tied
+    tied = args.tied
+    if tied is None and "tie_word_embeddings" in config:
+        tied = config["tie_word_embeddings"]
+    elif tied is None:  # nothing says: tied when there is no head, or the head is the embedding
+        head = raw.get("lm_head.weight")
+        tied = head is None or np.array_equal(np.asarray(head[0]), np.asarray(raw["embed_tokens.weight"][0]))
     expected = {"embed_tokens.weight": (vocab, dim), "norm.weight": (dim,)}
     for i in range(layers):
         b = f"layers.{i}."
@@ -538,16 +590,17 @@ def llama_from_hf(path, tensors, as_float64, args):
     check_tensors(shown, shapes, {"lm_head.weight": (vocab, dim)} if tied else {},
                   f"{what} of {layers} layers, hidden_size {dim}, intermediate_size {ffn}, {heads} heads, "
                   f"{kv_heads} key/value heads")
-    m = Llama(f"Hugging Face LLaMA ({', '.join(sorted({v[1] for v in raw.values()}))} tensors"
-              + (f", {cname}" if cname else "") + ")")
+    m = Llama(f"{'Meta-style' if meta else 'Hugging Face'} LLaMA ({', '.join(sorted({v[1] for v in raw.values()}))} "
+              "tensors" + (f", {cname}" if cname else "") + ")")
     m.heads, m.kv_heads = heads, kv_heads
     m.context = config_int(config, cname, "max_position_embeddings", args.context, None)
     m.eps = config_float(config, cname, "rms_norm_eps", args.eps if args.eps_given else None, 1e-6)
     m.theta = config_float(config, cname, "rope_theta", args.rope_theta, 10000.0)
-    m.layout = "rotate_half"
+    m.layout = "interleaved" if meta else "rotate_half"
 
     def one(key, transpose=False):
         full = key if key == "lm_head.weight" else prefix + key
+        full = sources.get(full, full)  # Meta's name, when renamed
         values = as_float64(full, *raw[key])
         values = values.reshape(1, -1) if values.ndim == 1 else values
         return Tensor(values.T if transpose else values, full + ("ᵀ" if transpose else ""))

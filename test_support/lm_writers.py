@@ -199,6 +199,28 @@ def write_hf_llama(model, folder, dtype="F32", name="model.safetensors"):
         json.dump(hf_llama_config(model), f, indent=2)
 
 
+def write_meta_llama(model, folder, name="model.safetensors"):
+    """Meta's names and order (consolidated.pth, llama2.c's model.py: interleaved q/k rows, no
+    permutation) as safetensors, and a params.json."""
+    c = model["config"]
+    t = {"tok_embeddings.weight": model["embed"]}
+    for i, l in enumerate(model["layers"]):
+        p = f"layers.{i}."
+        t.update({p + "attention_norm.weight": l["attn_norm"], p + "attention.wq.weight": l["wq"],
+                  p + "attention.wk.weight": l["wk"], p + "attention.wv.weight": l["wv"],
+                  p + "attention.wo.weight": l["wo"], p + "ffn_norm.weight": l["ffn_norm"],
+                  p + "feed_forward.w1.weight": l["w1"], p + "feed_forward.w2.weight": l["w2"],
+                  p + "feed_forward.w3.weight": l["w3"]})
+    t["norm.weight"] = model["norm"]
+    t["output.weight"] = model["embed"] if model["output"] is None else model["output"]
+    os.makedirs(folder, exist_ok=True)
+    write_safetensors(t, os.path.join(folder, name))
+    with open(os.path.join(folder, "params.json"), "w") as f:
+        json.dump({"dim": c["dim"], "n_layers": c["layers"], "n_heads": c["heads"], "n_kv_heads": c["kv_heads"],
+                   "vocab_size": -1, "multiple_of": 32, "norm_eps": c["eps"], "rope_theta": c["theta"],
+                   "max_seq_len": c["context"]}, f, indent=2)
+
+
 def write_hf_gpt2(model, folder, dtype="F32", prefix="transformer.", name="model.safetensors"):
     c = model["config"]
     os.makedirs(folder, exist_ok=True)

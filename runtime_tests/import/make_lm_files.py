@@ -5,7 +5,8 @@ reference's tokens and logits, for lm_formats_*.cpp:
     make_lm_files.py OUTDIR
 
 Three small models (test_support/lm_writers.py: weights exact in every format): a LLaMA with a
-separate head (llama2.c versions 0 and 2, Hugging Face float32, and double, GGUF F16 and Q8_0), a
+separate head (llama2.c versions 0 and 2, Hugging Face float32, and double, Meta's names, GGUF F16
+and Q8_0), a
 LLaMA with a tied head and other sizes (llama2.c version 1, Hugging Face bfloat16, GGUF F32
 without output.weight), and a GPT-2 (Hugging Face float32 with the 'transformer.' prefix,
 bfloat16 without). Each file is imported by scripts/cxmat_import.py; lm_expected.hpp holds the
@@ -102,6 +103,9 @@ def main():
     importer(out, f("a_hf/model.safetensors"), "lm_a_hf_double", "llama", "--type", "double")
     importer(out, f("a_f16.gguf"), "lm_a_f16", "llama")
     importer(out, f("a_q8.gguf"), "lm_a_q8", "llama")
+    # Under Meta's names (tok_embeddings, layers.N.attention.wq, ...) with a params.json.
+    writers.write_meta_llama(a, f("a_meta"))
+    importer(out, f("a_meta/model.safetensors"), "lm_a_meta", "llama")
     lines += expected("llama_a", lambda t: ref.llama_logits(a, t, "interleaved"))
     check_permutation(a)
 

@@ -217,6 +217,13 @@ def hf(model):
     expect_header("... and imported as double", path("big.safetensors"), LLAMA + with_config() + ["--type", "double"],
                   "1e+300")
     expect_error("a llama with --type q8", st, LLAMA + ["--type", "q8"], "--type q8 is not written for --module llama")
+    # Meta's names: interleaved as stored; output.weight equal to the embedding (llama2.c's model.py
+    # shares them) is a tied head.
+    writers.write_meta_llama(dict(model, output=None), path("meta"))
+    meta = path("meta/model.safetensors")
+    expect_header("Meta's names, the head the embedding", meta, LLAMA, "cxmat::rotary_layout::interleaved",
+                  "cxmat::tied_head", "// layers.1.attention.wq.weightᵀ: 32 x 32", "params.json")
+    expect_header("... with the head kept apart", meta, LLAMA + ["--untied"], "// output.weight: 32 x 32")
 
 
 def gpt2():
@@ -245,6 +252,33 @@ def gpt2():
     expect_error("a llama2.c file as GPT-2", path("v0.bin"), ["--module", "gpt2"], "reads Hugging Face GPT-2")
 
 
+def body(header):
+    """The header without its comments and its file names: the model's numbers and types."""
+    return [line for line in header.splitlines() if not line.lstrip().startswith("//") and "static_assert" not in line]
+
+
+def with_torch(torch):
+    """State_dicts saved by torch.save (zip), read without PyTorch's unpickler: the same header as the
+    safetensors file; a legacy (not zip) file is refused rather than read as llama2.c's."""
+    global checks
+    g = writers.random_gpt2(3)
+    state = {"transformer." + k: torch.tensor(v, dtype=torch.float32) for k, v in g["weights"].items()}
+    state["transformer.h.0.attn.bias"] = torch.ones(1, 1, 16, 16)  # the causal-mask buffer old files hold
+    state["lm_head.weight"] = state["transformer.wte.weight"].clone()
+    os.makedirs(path("gbin"))
+    torch.save(state, path("gbin/pytorch_model.bin"))
+    shutil.copy(path("gpt2/config.json"), path("gbin/config.json"))
+    expected = run(path("gpt2/model.safetensors"), "--module", "gpt2")[2]
+    got = run(path("gbin/pytorch_model.bin"), "--module", "gpt2")[2]
+    checks += 1
+    if got is None or expected is None or body(got) != body(expected):
+        failures.append("a GPT-2 state_dict .bin: not the header of the same model's safetensors")
+    else:
+        print("ok: a GPT-2 state_dict .bin gives the safetensors file's model")
+    torch.save({"w": torch.ones(2)}, path("legacy.bin"), _use_new_zipfile_serialization=False)
+    expect_error("a legacy torch.save .bin", path("legacy.bin"), LLAMA, "a legacy (pre-1.6, not zip) torch.save file")
+
+
 def main():
     try:
         model = writers.random_llama(5)
@@ -252,12 +286,24 @@ def main():
         gguf(model)
         hf(model)
         gpt2()
+        try:
+            import torch
+        except ImportError:
+            torch = None
+        if torch is not None:
+            with_torch(torch)
     finally:
         shutil.rmtree(TMP, ignore_errors=True)
     for f in failures:
         print("FAIL:", f)
     print(f"{checks} checks, {len(failures)} failed")
-    return 1 if failures else 0
+    if failures:
+        return 1
+    if torch is None:
+        print(f"skipped: PyTorch is not installed for {sys.executable}, so state_dicts saved by torch.save are not "
+              "tested (the checks above passed)")
+        return 77
+    return 0
 
 
 if __name__ == "__main__":
