@@ -144,6 +144,8 @@ def gguf(model):
     expect_error("not a GGUF file", write("x.gguf", b"GGUX" + good[4:]), LLAMA, "not a GGUF file")
     expect_error("an unknown GGUF version", write("v1.gguf", good[:4] + struct.pack("<I", 1) + good[8:]), LLAMA,
                  "GGUF version 1 is not supported")
+    key = good[:24] + struct.pack("<Q", 1 << 60) + good[32:]
+    expect_error("a metadata key claiming a huge length", write("key.gguf", key), LLAMA, "metadata key 0 needs")
     counts = good[:8] + struct.pack("<Q", 1 << 40) + good[16:]
     expect_error("a huge tensor count", write("count.gguf", counts), LLAMA, "tensor infos needs", "bytes")
     at = gguf_info_offset(good, "blk.0.attn_q.weight")
