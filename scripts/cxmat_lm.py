@@ -594,7 +594,8 @@ def llama_from_hf(path, tensors, as_float64, args):
               "tensors" + (f", {cname}" if cname else "") + ")")
     m.heads, m.kv_heads = heads, kv_heads
     m.context = config_int(config, cname, "max_position_embeddings", args.context, None)
-    m.eps = config_float(config, cname, "rms_norm_eps", args.eps if args.eps_given else None, 1e-6)
+    # The defaults of LlamaConfig (1e-6) and of Meta's and llama2.c's ModelArgs (1e-5).
+    m.eps = config_float(config, cname, "rms_norm_eps", args.eps if args.eps_given else None, 1e-5 if meta else 1e-6)
     m.theta = config_float(config, cname, "rope_theta", args.rope_theta, 10000.0)
     m.layout = "interleaved" if meta else "rotate_half"
 

@@ -93,6 +93,16 @@ def llama2c(model):
     v0, v1, v2 = read("v0.bin"), read("v1.bin"), read("v2.bin")
     expect_header("a llama2.c version 0 checkpoint", path("v0.bin"), LLAMA, "llama2.c checkpoint (legacy version 0",
                   "// wq[1]ᵀ: 32 x 32", "cxmat::rotary_layout::interleaved")
+    # Versions 1 and 2 (int8 groups holding these weights exactly): version 0's model, number for number.
+    global checks
+    reference = body(run(path("v0.bin"), *LLAMA)[2])
+    for version in ("v1", "v2"):
+        checks += 1
+        got = run(path(f"{version}.bin"), *LLAMA)[2]
+        if got is None or body(got) != reference:
+            failures.append(f"a llama2.c {version} checkpoint: not the version 0 file's model")
+        else:
+            print(f"ok: a llama2.c {version} checkpoint gives the version 0 file's model")
     expect_error("a truncated version 0 checkpoint", write("cut.bin", v0[:-4]), LLAMA, "cut.bin", "truncated",
                  "implies 83100")
     expect_error("a version 0 checkpoint with trailing bytes", write("long.bin", v0 + b"\0" * 4), LLAMA,
@@ -135,9 +145,20 @@ def gguf_info_offset(data, name):
 
 
 def gguf(model):
+    global checks
     writers.write_gguf(model, path("m.gguf"), "F32")
     good = read("m.gguf")
     expect_header("a GGUF file", path("m.gguf"), LLAMA, "// blk.1.attn_q.weight (F32)ᵀ: 32 x 32")
+    # F16, BF16 and Q8_0 tensors of weights they hold exactly: the F32 file's model, number for number.
+    reference = body(run(path("m.gguf"), *LLAMA)[2])
+    for kind in ("F16", "BF16", "Q8_0"):
+        checks += 1
+        writers.write_gguf(model, path(f"{kind}.gguf"), kind)
+        got = run(path(f"{kind}.gguf"), *LLAMA)[2]
+        if got is None or body(got) != reference:
+            failures.append(f"a GGUF file of {kind} tensors: not the F32 file's model")
+        else:
+            print(f"ok: a GGUF file of {kind} tensors gives the F32 file's model")
     expect_error("a truncated GGUF file", write("cut.gguf", good[:-100]), LLAMA, "tensor 'output.weight'",
                  "outside the file")
     expect_error("a GGUF file cut in its metadata", write("meta.gguf", good[:200]), LLAMA, "truncated or corrupt")
