@@ -754,6 +754,15 @@ class Writer:
         return literals("eps", np.array([value]), self.ctype)[0]
 
 
+def dimension_aliases(h, args):
+    """NAME_vocab, NAME_d_model, ...: the model's dimensions under its name (the same named extents as
+    NAME_dims::vocab, ..., so they fit each other)."""
+    h.after.append("")
+    h.after.append(f"// The model's dimensions under its name: {args.name}_vocab is {h.ref('vocab')}, ...")
+    for name, _ in h.dims:
+        h.after.append(f"inline constexpr auto {args.name}_{name} = {args.dims}::{name};")
+
+
 def write_llama(h, m, args):
     """The model's declaration into the Header h (dims, includes, the value after the weights)."""
     layers = len(m.blocks)
@@ -813,6 +822,7 @@ def write_llama(h, m, args):
     w.open(f"{{{float(m.theta)!r}}}", 8)
     w.lines.append("};")
     h.after += w.lines
+    dimension_aliases(h, args)
 
 
 def write_gpt2(h, m, args):
@@ -867,6 +877,7 @@ def write_gpt2(h, m, args):
     norm(m.final_norm, 4, last=True)
     w.lines.append("};")
     h.after += w.lines
+    dimension_aliases(h, args)
 
 
 def module_llama(h, args, path, read_tensors, as_float64):

@@ -92,7 +92,7 @@ def llama2c(model):
     writers.write_llama2c(model, path("v2.bin"), 2)
     v0, v1, v2 = read("v0.bin"), read("v1.bin"), read("v2.bin")
     expect_header("a llama2.c version 0 checkpoint", path("v0.bin"), LLAMA, "llama2.c checkpoint (legacy version 0",
-                  "// wq[1]ᵀ: 32 x 32", "cxmat::rotary_layout::interleaved")
+                  "// wq[1]ᵀ: 32 x 32", "cxmat::rotary_layout::interleaved", "inline constexpr auto m_d_ff = m_dims::d_ff;")
     # Versions 1 and 2 (int8 groups holding these weights exactly): version 0's model, number for number.
     global checks
     reference = body(run(path("v0.bin"), *LLAMA)[2])
