@@ -27,6 +27,13 @@ MODULE says what the tensors are (PyTorch's state_dict keys, after KEY_PREFIX):
                        does not record them)
   bytes                the file as .safetensors bytes in a constexpr array (a .pt or .npz
                        converted), for cxmat/io/safetensors.hpp
+  llama                a LLaMA-family model as one constexpr cxmat::llama_model: a llama2.c
+                       checkpoint (.bin, versions 0, 1, 2), a GGUF file (llama.cpp), or a Hugging
+                       Face (model.*) or Meta (tok_embeddings, ...) state_dict with its config.json
+                       or params.json (next to FILE, or --config); see cxmat_lm.py
+  gpt2                 a Hugging Face GPT-2 state_dict as one constexpr cxmat::gpt2_model
+                       (--config, --heads, --eps, --context, --kv-heads, --rope-theta, --tied /
+                       --untied give or override what a file lacks)
 
 --type q8 writes cxmat::q8's int8 module of multihead_attention (self-attention), linear,
 encoder_layer or decoder_layer, calibrated by the compiler (cxmat::q8::calibrate, TFLite's

@@ -55,7 +55,7 @@ class Llama:
 
 
 class Gpt2:
-    FIELDS = ("ln_1", "attention", "ln_2", "w_fc", "b_fc", "w_proj", "b_proj")
+    """A GPT-2: sizes and tensors (blocks: dicts of gpt2_block's fields)."""
 
     def __init__(self, what):
         self.what = what
@@ -190,7 +190,8 @@ def read_llama2c(path, data):
         for n, q in zip(matrices, ints):
             scales = take(n, "<f4", q.size // group).astype(np.float64)
             # q·s is exact in float64 (8 + 24 significant bits): the value runq.c multiplies with.
-            out[n].append((q.astype(np.float64).reshape(-1, group) * scales[:, None]).reshape(shapes[n]))
+            with np.errstate(invalid="ignore"):  # 0 times an infinite scale: NaN, refused by name later
+                out[n].append((q.astype(np.float64).reshape(-1, group) * scales[:, None]).reshape(shapes[n]))
     kinds = {0: "legacy version 0, float32", 1: "version 1, float32", 2: f"version 2, int8 in groups of {group}"}
     return p, shared, version, out, kinds[version]
 
@@ -351,7 +352,8 @@ def read_gguf(path, data):
             values = bf16_to_f64(raw)
         else:  # Q8_0: blocks of a float16 scale d and 32 int8 q; d·q is exact in float32
             blocks = np.frombuffer(raw, dtype=[("d", "<f2"), ("q", "i1", 32)])
-            values = (blocks["q"].astype(np.float64) * blocks["d"].astype(np.float64)[:, None]).reshape(-1)
+            with np.errstate(invalid="ignore"):  # 0 times an infinite scale: NaN, refused by name below
+                values = (blocks["q"].astype(np.float64) * blocks["d"].astype(np.float64)[:, None]).reshape(-1)
         tensors[name] = values.reshape(list(reversed(dims)))
         types[name] = tname
     return meta, tensors, types

@@ -128,6 +128,11 @@ def llama2c(model):
     nan[at:at + 4] = struct.pack("<f", float("nan"))
     expect_error("a NaN weight", write("nan.bin", bytes(nan)), LLAMA, "tensor 'wq[0]'", "non-finite", "[0, 5]")
     expect_header("a llama2.c version 2 checkpoint", path("v2.bin"), LLAMA, "version 2, int8 in groups of 32")
+    # An infinite scale (the first of the embedding's groups): inf, and 0 times inf, are refused by name.
+    scales = 256 + 4 * 5 * 32 + (32 * 32 + 2 * (32 * 32 * 2 + 16 * 32 * 2 + 64 * 32 * 3) + 32 * 32)
+    inf = v2[:scales] + struct.pack("<f", float("inf")) + v2[scales + 4:]
+    expect_error("an infinite int8 group scale", write("inf2.bin", inf), LLAMA, "tensor 'token_embedding_table'",
+                 "non-finite")
     group = v2[:37] + struct.pack("<i", 0) + v2[41:]
     expect_error("a version 2 group size of 0", write("g0.bin", group), LLAMA, "group size 0")
     group = v2[:37] + struct.pack("<i", 48) + v2[41:]
