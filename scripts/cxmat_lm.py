@@ -882,7 +882,17 @@ def write_gpt2(h, m, args):
     dimension_aliases(h, args)
 
 
+def check_flags(args):
+    for flag, value in (("--context", args.context), ("--heads", args.heads), ("--kv-heads", args.kv_heads)):
+        if value is not None and value <= 0:
+            raise Refusal(f"{flag} {value}: not a positive integer")
+    for flag, value in (("--rope-theta", args.rope_theta), ("--eps", args.eps if args.eps_given else None)):
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise Refusal(f"{flag} {value}: not a positive number")
+
+
 def module_llama(h, args, path, read_tensors, as_float64):
+    check_flags(args)
     data_kind, data = sniff(path)
     if data_kind == "gguf":
         m = llama_from_gguf(path, data, args)
@@ -898,6 +908,7 @@ def module_llama(h, args, path, read_tensors, as_float64):
 
 
 def module_gpt2(h, args, path, read_tensors, as_float64):
+    check_flags(args)
     data_kind, _ = sniff(path)
     if data_kind != "hf":
         raise Refusal(f"{path}: --module gpt2 reads Hugging Face GPT-2 weights (.safetensors or a PyTorch .bin "

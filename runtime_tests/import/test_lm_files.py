@@ -244,6 +244,8 @@ def hf(model):
                  "tensor 'model.norm.weight'", "does not fit in a float", "at index [2]")
     expect_header("... and imported as double", path("big.safetensors"), LLAMA + with_config() + ["--type", "double"],
                   "1e+300")
+    expect_error("a context of 0", st, LLAMA + ["--context", "0"], "--context 0: not a positive integer")
+    expect_error("a negative rotary base", st, LLAMA + ["--rope-theta", "-1"], "--rope-theta -1.0: not a positive")
     expect_error("a llama with --type q8", st, LLAMA + ["--type", "q8"], "--type q8 is not written for --module llama")
     # Meta's names: interleaved as stored; output.weight equal to the embedding (llama2.c's model.py
     # shares them) is a tied head.
