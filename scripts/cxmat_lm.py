@@ -144,12 +144,14 @@ def read_llama2c(path, data):
     shapes = llama2c_sizes(p, path)
     layers = p["n_layers"]
     norms = ["rms_att_weight"] * layers + ["rms_ffn_weight"] * layers + ["rms_final_weight"]
-    matrices = ["token_embedding_table"] + [n for n in ("wq", "wk", "wv", "wo", "w1", "w2", "w3") for _ in range(layers)]
+    matrices = ["token_embedding_table"]
+    matrices += [n for n in ("wq", "wk", "wv", "wo", "w1", "w2", "w3") for _ in range(layers)]
     if not shared:
         matrices.append("wcls")
     count = sum(math.prod(shapes[n]) for n in norms + matrices)
     if count > MAX_ELEMENTS:
-        raise Refusal(f"{path}: the llama2.c header claims {count} weights, more than a header can hold ({MAX_ELEMENTS})")
+        raise Refusal(f"{path}: the llama2.c header claims {count} weights, more than a header can hold "
+                      f"({MAX_ELEMENTS})")
     head = p["dim"] // p["n_heads"]
     if version == 0:
         order = ["token_embedding_table"] + [n for n in PER_LAYER for _ in range(layers)] + ["rms_final_weight"]
@@ -403,7 +405,8 @@ def llama_from_gguf(path, data, args):
     expected = {"token_embd.weight": (vocab, dim), "output_norm.weight": (dim,)}
     for i in range(layers):
         b = f"blk.{i}."
-        expected.update({b + "attn_norm.weight": (dim,), b + "attn_q.weight": (dim, dim), b + "attn_k.weight": (kv, dim),
+        expected.update({b + "attn_norm.weight": (dim,), b + "attn_q.weight": (dim, dim),
+                         b + "attn_k.weight": (kv, dim),
                          b + "attn_v.weight": (kv, dim), b + "attn_output.weight": (dim, dim),
                          b + "ffn_norm.weight": (dim,), b + "ffn_gate.weight": (ffn, dim),
                          b + "ffn_up.weight": (ffn, dim), b + "ffn_down.weight": (dim, ffn)})
@@ -513,10 +516,14 @@ def read_config(path, args):
     return config, os.path.basename(name)
 
 
+FLAGS = {"num_attention_heads": "--heads", "n_head": "--heads", "num_key_value_heads": "--kv-heads",
+         "max_position_embeddings": "--context"}
+
+
 def config_int(config, cname, key, flag, default=None):
     v = flag if flag is not None else config.get(key, default)
     if v is None:
-        raise Refusal(f"{cname or 'no config.json'}: '{key}' is needed (or its flag)")
+        raise Refusal(f"{cname or 'no config.json'}: '{key}' is needed (or {FLAGS.get(key, 'its flag')})")
     if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
         raise Refusal(f"{cname}: '{key}' is {v!r}, not a positive integer")
     return v
@@ -612,8 +619,10 @@ def llama_from_hf(path, tensors, as_float64, args):
     for i in range(layers):
         b = f"layers.{i}."
         m.blocks.append({"attention_norm": one(b + "input_layernorm.weight"),
-                         "w_q": one(b + "self_attn.q_proj.weight", True), "w_k": one(b + "self_attn.k_proj.weight", True),
-                         "w_v": one(b + "self_attn.v_proj.weight", True), "w_o": one(b + "self_attn.o_proj.weight", True),
+                         "w_q": one(b + "self_attn.q_proj.weight", True),
+                         "w_k": one(b + "self_attn.k_proj.weight", True),
+                         "w_v": one(b + "self_attn.v_proj.weight", True),
+                         "w_o": one(b + "self_attn.o_proj.weight", True),
                          "ffn_norm": one(b + "post_attention_layernorm.weight"),
                          "w_gate": one(b + "mlp.gate_proj.weight", True), "w_up": one(b + "mlp.up_proj.weight", True),
                          "w_down": one(b + "mlp.down_proj.weight", True)})

@@ -273,7 +273,8 @@ def gpt2():
     writers.write_safetensors(t, path("g2/head.safetensors"))
     expect_error("a GPT-2 head that is not the embedding", path("g2/head.safetensors"),
                  ["--module", "gpt2", "--config", os.path.join(folder, "config.json")], "'lm_head.weight'")
-    expect_error("a GPT-2 without its heads", path("g2/head.safetensors"), ["--module", "gpt2"], "'n_head' is needed")
+    expect_error("a GPT-2 without its heads", path("g2/head.safetensors"), ["--module", "gpt2"],
+                 "'n_head' is needed (or --heads)")
     t = {"transformer." + k: v for k, v in g["weights"].items()}
     t["transformer.h.0.attn.c_attn.weight"] = t["transformer.h.0.attn.c_attn.weight"][:, :64]
     writers.write_safetensors(t, path("g2/cattn.safetensors"))
