@@ -266,7 +266,16 @@ def q8_0(values):
     return blocks.tobytes()
 
 
+def llama_cpp_unpermute(w, n_heads):
+    """convert_hf_to_gguf.py's permutation of a Hugging Face q/k weight (back to Meta's row order)."""
+    return w.reshape(n_heads, 2, w.shape[0] // n_heads // 2, w.shape[1]).swapaxes(1, 2).reshape(w.shape)
+
+
 def gguf_tensors(model):
+    c = model["config"]
+    for l in model["layers"]:  # what llama.cpp stores from a Hugging Face file is Meta's order
+        assert np.array_equal(llama_cpp_unpermute(hf_permute(l["wq"], c["heads"]), c["heads"]), l["wq"])
+        assert np.array_equal(llama_cpp_unpermute(hf_permute(l["wk"], c["kv_heads"]), c["kv_heads"]), l["wk"])
     t = {"token_embd.weight": model["embed"]}
     for i, l in enumerate(model["layers"]):
         p = f"blk.{i}."
