@@ -2,7 +2,8 @@
 formats' public descriptions: llama2.c's export.py (versions 0, 1 and 2), Hugging Face's LLaMA
 and GPT-2 (safetensors and config.json; q/k rows permuted as convert_llama_weights_to_hf.py
 does), and GGUF as llama.cpp writes a LLaMA (metadata, aligned tensors, F32 / F16 / BF16 / Q8_0;
-q/k kept in Meta's interleaved order, which is what llama.cpp's converter restores).
+q/k in Meta's interleaved order, which llama.cpp's converter restores from Hugging Face's rows:
+checked for every model written). Meta's names (write_meta_llama) keep Meta's order too.
 
 `random_llama` and `random_gpt2` make models whose every weight is q·2^-k with an integer q,
 |q| <= 127, one exponent k per group of 32 consecutive weights and one |q| = 127 in each group:
