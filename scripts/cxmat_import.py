@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Trained weights in: a PyTorch, safetensors or numpy weights file to a constexpr cxmat header.
 
-    python3 scripts/cxmat_import.py FILE --module MODULE [--heads H] [--activation relu|gelu]
+    python3 scripts/cxmat_import.py FILE --module MODULE [--heads H] [--activation relu|gelu|gelu_tanh|silu]
         [--norm-first] [--eps E] [--prefix KEY_PREFIX] [--dims NAMESPACE] [--dim NAME=NEW] --name NAME
         [--type float|double|q8 [--calibration INPUTS.npz]] -o OUT.hpp
 
@@ -27,6 +27,13 @@ MODULE says what the tensors are (PyTorch's state_dict keys, after KEY_PREFIX):
                        does not record them)
   bytes                the file as .safetensors bytes in a constexpr array (a .pt or .npz
                        converted), for cxmat/io/safetensors.hpp
+  llama                a LLaMA-family model as one constexpr cxmat::llama_model: a llama2.c
+                       checkpoint (.bin, versions 0, 1, 2), a GGUF file (llama.cpp), or a Hugging
+                       Face (model.*) or Meta (tok_embeddings, ...) state_dict with its config.json
+                       or params.json (next to FILE, or --config); see cxmat_lm.py
+  gpt2                 a Hugging Face GPT-2 state_dict as one constexpr cxmat::gpt2_model
+                       (--config, --heads, --eps, --context, --kv-heads, --rope-theta, --tied /
+                       --untied give or override what a file lacks)
 
 --type q8 writes cxmat::q8's int8 module of multihead_attention (self-attention), linear,
 encoder_layer or decoder_layer, calibrated by the compiler (cxmat::q8::calibrate, TFLite's
@@ -87,7 +94,8 @@ def bfloat16_to_float32(raw_u16):
 
 
 def read_safetensors(path):
-    data = open(path, "rb").read()
+    with open(path, "rb") as f:
+        data = f.read()
     if len(data) < 8:
         raise ImportError_(f"{path}: truncated safetensors file ({len(data)} bytes, no header length)")
     (header_len,) = struct.unpack("<Q", data[:8])
@@ -339,7 +347,25 @@ def as_float64(key, array, dtype):
         where = tuple(int(i) for i in np.argwhere(bad)[0])
         raise ImportError_(f"tensor '{key}': {int(bad.sum())} non-finite value(s), the first {values[where]} "
                            f"at index {list(where)}")
+    check_fits(key, values, TARGET["ctype"])  # here, where the index is the file's
     return values
+
+
+# The element type the values will be written in (--type; q8 modules keep double weights).
+TARGET = {"ctype": "float"}
+
+
+def check_fits(key, values, ctype):
+    """A float64 value beyond float's range is refused with its tensor and index (not rounded to inf)."""
+    if ctype != "float":
+        return
+    values = np.asarray(values, dtype=np.float64)
+    with np.errstate(over="ignore"):
+        bad = ~np.isfinite(values.astype(np.float32))
+    if bad.any():
+        where = [int(i) for i in np.argwhere(bad)[0]]
+        raise ImportError_(f"tensor '{key}': {values[tuple(where)]!r} at index {where} does not fit in a float "
+                           "(give --type double)")
 
 
 def c_literal(value, ctype):
@@ -397,6 +423,8 @@ class Header:
 
     def matrix(self, ident, rows, cols, values, comment, ctype=None):
         ctype = ctype or self.ctype
+        key = re.search(r"\['([^']*)'\]", comment)
+        check_fits(key.group(1) if key else ident, values, ctype)
         self.values.append(f"// {comment}")
         self.values.append(f"inline constexpr cxmat::matrix<{ctype}, {rows}, {cols}> {ident}{matrix_text(values, ctype)};")
 
@@ -424,13 +452,15 @@ class Header:
                 f"{os.path.basename(self.source)}, but another header declared it with another size\");",
                 "",
             ]
-        lines.append(f"namespace {a.name}_weights {{")
-        lines.append("")
-        lines += self.values
-        lines.append("")
-        lines.append(f"}}  // namespace {a.name}_weights")
-        if self.after:
+        if self.values:
+            lines.append(f"namespace {a.name}_weights {{")
             lines.append("")
+            lines += self.values
+            lines.append("")
+            lines.append(f"}}  // namespace {a.name}_weights")
+        if self.after:
+            if self.values:
+                lines.append("")
             lines += self.after
         return "\n".join(lines) + "\n"
 
@@ -469,6 +499,7 @@ def module_tensors(h, tensors, args):
         comment = f"state_dict['{args.prefix}{key}'], {dtype} {list(array.shape)}"
         if dtype in FLOAT_DTYPES:
             values, ctype = as_float64(args.prefix + key, array, dtype), h.ctype
+            check_fits(args.prefix + key, values, ctype)
         elif dtype == "bool":
             values, ctype = np.asarray(array), "bool"
         else:
@@ -897,9 +928,15 @@ def layer_type(h, args, decoder):
             f"{'true' if args.norm_first else 'false'}>")
 
 
+# --activation as PyTorch's layers take it (a name or a function).
+TORCH_ACTIVATIONS = {"relu": "'relu'", "gelu": "'gelu'", "gelu_tanh": "lambda x: F.gelu(x, approximate='tanh')",
+                     "silu": "F.silu"}
+
+
 def layer_comment(h, args, what, e, dff, call):
     return [
-        f"/// {what}(d_model={e}, nhead={args.heads}, dim_feedforward={dff}, dropout=0, activation='{args.activation}', "
+        f"/// {what}(d_model={e}, nhead={args.heads}, dim_feedforward={dff}, dropout=0, "
+        f"activation={TORCH_ACTIVATIONS[args.activation]}, "
         f"layer_norm_eps={args.eps!r}, norm_first={args.norm_first}) from {os.path.basename(h.source)}, in evaluation "
         f"mode: {call}.",
         "/// The activation, eps and norm_first are not in a state_dict: they are this command's options.",
@@ -995,7 +1032,8 @@ def module_bytes(h, path, args):
     tensor with its dtype), non-finite values refused as for the other modules."""
     if path.lower().endswith(".safetensors"):
         tensors = read_safetensors(path)  # refuse a corrupt file here rather than at compile time
-        data = open(path, "rb").read()
+        with open(path, "rb") as f:
+            data = f.read()
     else:
         tensors = read_file(path)
         data = None
@@ -1027,6 +1065,33 @@ MODULES = {
 }
 
 
+def with_key_hint(message, tensors, prefix):
+    """A missing key's message, or a prefix no key has, with what the file has: a key with the same
+    ending (and the --prefix that selects it), or the file's first keys."""
+    missing = re.match(r"tensor '([^']*)': missing key", message)
+    if missing:
+        tail = missing.group(1)[len(prefix):] if missing.group(1).startswith(prefix) else missing.group(1)
+        for key in sorted(tensors):
+            if key.endswith(tail) and key != missing.group(1):
+                return f"{message}; the file has '{key}': --prefix '{key[:len(key) - len(tail)]}'"
+    elif not message.startswith("no tensor's key starts with"):
+        return message
+    keys = sorted(tensors)
+    return f"{message}; the file has {len(keys)} tensors: {', '.join(keys[:5])}{', ...' if len(keys) > 5 else ''}"
+
+
+LANGUAGE_MODELS = ["llama", "gpt2"]
+
+
+def language_models():
+    """scripts/cxmat_lm.py, the readers and writer of --module llama and gpt2."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import cxmat_lm
+    return cxmat_lm
+
+
 def clang_format(text):
     """Formats with cxmat's .clang-format when clang-format is installed (the header is valid either way)."""
     exe = shutil.which("clang-format") or shutil.which("clang-format-19") or shutil.which("clang-format-14")
@@ -1042,11 +1107,23 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("file")
-    parser.add_argument("--module", required=True, choices=list(MODULES) + ["bytes"])
+    parser.add_argument("--module", required=True, choices=list(MODULES) + ["bytes"] + LANGUAGE_MODELS)
     parser.add_argument("--heads", type=int)
-    parser.add_argument("--activation", choices=["relu", "gelu"], default="relu")
+    parser.add_argument("--activation", choices=["relu", "gelu", "gelu_tanh", "silu"], default="relu",
+                        help="the layers' feed-forward activation: relu, gelu (erf), gelu_tanh "
+                        "(approximate='tanh'), silu")
     parser.add_argument("--norm-first", action="store_true")
-    parser.add_argument("--eps", type=float, default=1e-5)
+    parser.add_argument("--eps", type=float, help="layer norm eps (default 1e-5; for llama and gpt2 the "
+                        "config's or the format's)")
+    lm = parser.add_argument_group("language models (--module llama, gpt2)")
+    lm.add_argument("--config", help="a Hugging Face config.json (default: config.json next to FILE, if any)")
+    lm.add_argument("--kv-heads", type=int, help="key/value heads (num_key_value_heads)")
+    lm.add_argument("--context", type=int, help="positions the model is declared for (default: the file's; "
+                    "for gpt2 the first rows of wpe)")
+    lm.add_argument("--rope-theta", type=float, help="the rotary base (rope_theta)")
+    lm.add_argument("--tied", dest="tied", action="store_true", default=None,
+                    help="the head is the embedding (tie_word_embeddings)")
+    lm.add_argument("--untied", dest="tied", action="store_false", help="the head is lm_head.weight")
     parser.add_argument("--prefix", default="")
     parser.add_argument("--name", required=True)
     parser.add_argument("--dims", help="namespace of the dimension names (default: NAME_dims); headers that "
@@ -1065,6 +1142,9 @@ def main(argv=None):
     args.command_line = ["cxmat_import.py"] + [os.path.basename(a) if os.sep in a else a for a in argv]
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", args.name):
         parser.error(f"--name {args.name!r} is not a C++ identifier")
+    args.eps_given = args.eps is not None
+    if args.eps is None:
+        args.eps = 1e-5
     args.dims = args.dims or f"{args.name}_dims"
     args.rename = {}
     for item in args.dim:
@@ -1073,18 +1153,32 @@ def main(argv=None):
                                                                                       new_name):
             parser.error(f"--dim {item!r}: expected NAME=NEW, two C++ identifiers")
         args.rename[old_name] = new_name
+    TARGET["ctype"] = "float" if args.type == "float" else "double"
     try:
         h = Header(args, args.file)
         if args.module == "bytes":
             module_bytes(h, args.file, args)
+        elif args.module in LANGUAGE_MODELS:
+            if args.type == "q8":
+                raise ImportError_(f"--type q8 is not written for --module {args.module} (float or double)")
+            lm = language_models()
+            try:
+                getattr(lm, "module_" + args.module)(h, args, args.file, read_file, as_float64)
+            except lm.Refusal as e:
+                raise ImportError_(str(e)) from None
         else:
             if args.type == "q8" and args.module not in ("multihead_attention", "linear", "encoder_layer",
                                                          "decoder_layer"):
                 raise ImportError_(f"--type q8 is written for --module multihead_attention, linear, encoder_layer and "
                                    f"decoder_layer only, not {args.module}")
-            tensors = select(read_file(args.file), args.prefix)
-            MODULES[args.module](h, tensors, args)
-        text = clang_format(h.text())
+            everything = read_file(args.file)
+            try:
+                tensors = select(everything, args.prefix)
+                MODULES[args.module](h, tensors, args)
+            except ImportError_ as e:
+                raise ImportError_(with_key_hint(str(e), everything, args.prefix)) from None
+        # A language model is written laid out (one line per row); clang-format would take long on it.
+        text = h.text() if args.module in LANGUAGE_MODELS else clang_format(h.text())
     except ImportError_ as e:
         print(f"cxmat_import: {e}", file=sys.stderr)
         return 1

@@ -187,6 +187,21 @@ def main():
         lines.append(matrix("decoder_memory_padded",
                             dec(x, x_kv, tgt_mask=causal, memory_key_padding_mask=memory_padding)))
 
+    # Encoder layers with the activations given as functions: F.silu (post-norm) and GELU's tanh
+    # form (pre-norm), --activation silu and gelu_tanh.
+    functional = torch.nn.functional
+    activations = {"silu": functional.silu, "gelu_tanh": lambda v: functional.gelu(v, approximate="tanh")}
+    for name, function in activations.items():
+        layer = torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, activation=function,
+                                                 norm_first=name == "gelu_tanh").double().eval()
+        torch.save(layer.state_dict(), os.path.join(out, f"encoder_{name}.pt"))
+        run_importer(os.path.join(out, f"encoder_{name}.pt"), "--module", "encoder_layer", "--heads", "2",
+                     "--activation", name, *(["--norm-first"] if name == "gelu_tanh" else []), "--name",
+                     f"encoder_{name}", "--dims", "shared", "--type", "double", "-o",
+                     os.path.join(out, f"encoder_{name}.hpp"))
+        with torch.no_grad():
+            lines.append(matrix(f"encoder_{name}_plain", layer(x)))
+
     # nn.TransformerDecoder of 2 layers without a final norm, and nn.TransformerEncoder of 2 layers with one.
     stack = torch.nn.TransformerDecoder(torch.nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0), 2).double().eval()
     enc_stack = torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(8, 2, 12, dropout=0.0), 2,

@@ -14,7 +14,9 @@
 #include "decoder_stack.hpp"
 #include "embed.hpp"
 #include "encoder.hpp"
+#include "encoder_gelu_tanh.hpp"
 #include "encoder_q8.hpp"
+#include "encoder_silu.hpp"
 #include "encoder_stack.hpp"
 #include "linear.hpp"
 #include "linear_q8.hpp"
@@ -101,7 +103,8 @@ constexpr bool layers_match(const X& x, const Xkv& memory) {
          close(decoder(x, memory, cxmat::causal, cxmat::on_memory(cxmat::key_padding(ref::memory_keep))),
                ref::decoder_memory_padded) &&
          close(decoder_stack(x, memory, cxmat::causal), ref::decoder_stack_causal) &&
-         close(encoder_stack(x), ref::encoder_stack_plain);
+         close(encoder_stack(x), ref::encoder_stack_plain) && close(encoder_silu(x), ref::encoder_silu_plain) &&
+         close(encoder_gelu_tanh(x), ref::encoder_gelu_tanh_plain);
 }
 static_assert(layers_match(ref::x, ref::x_kv));
 
@@ -171,7 +174,9 @@ TEST_CASE("modules imported from PyTorch files compute PyTorch's outputs at run 
                            relative_error(encoder(x), ref::encoder_plain),
                            relative_error(decoder(x, x_kv, cxmat::causal), ref::decoder_causal),
                            relative_error(decoder_stack(x, x_kv, cxmat::causal), ref::decoder_stack_causal),
-                           relative_error(encoder_stack(x), ref::encoder_stack_plain)};
+                           relative_error(encoder_stack(x), ref::encoder_stack_plain),
+                           relative_error(encoder_silu(x), ref::encoder_silu_plain),
+                           relative_error(encoder_gelu_tanh(x), ref::encoder_gelu_tanh_plain)};
   double worst = 0;
   for (const double e : errors) worst = e > worst ? e : worst;
   std::printf("imported modules against PyTorch (double): largest error %.2g of the largest magnitude\n", worst);

@@ -131,6 +131,15 @@ def without_torch():
     t = mha_tensors()
     t["out_proj.bias"][0][3] = np.nan
     expect_error("NaN weight", safetensors("nan.safetensors", t), MHA, "'out_proj.bias'", "non-finite", "[3]")
+    # A float64 beyond float's range, imported as float: refused with its tensor and index, without
+    # numpy's overflow warning (which would be a second line); as double it is kept.
+    t = mha_tensors(dtype=np.float64, tag="F64")
+    t["out_proj.weight"][0][1, 2] = 1e300
+    big = safetensors("big.safetensors", t)
+    for module in (MHA, ["--module", "tensors"]):
+        expect_error(f"1e300 as float ({module[1]})", big, module, "tensor 'out_proj.weight'", "1e+300",
+                     "does not fit in a float", "[1, 2]")
+    expect_header("1e300 as double", big, ["--module", "tensors", "--type", "double"], "1e+300")
     t = mha_tensors()
     t["in_proj_weight"][0][2, 5] = -np.inf
     expect_error("infinite weight", safetensors("inf.safetensors", t), MHA, "'in_proj_weight'", "-inf", "[2, 5]")
@@ -301,6 +310,9 @@ def without_torch():
     expect_error("q8 encoder calibration inputs of another width", safetensors("encoder.safetensors", encoder()),
                  enc + ["--type", "q8", "--calibration", os.path.join(TMP, "calib_enc6.npz")], "'x'", "[2, 3, 6]",
                  "expected [B, n, 8]")
+    nested = safetensors("nested.safetensors", {"block.attn." + k: v for k, v in mha_tensors().items()})
+    expect_error("keys under a prefix not given", nested, MHA, "'in_proj_weight': missing key",
+                 "the file has 'block.attn.in_proj_weight': --prefix 'block.attn.'")
     expect_error("a prefix no key has", safetensors("encoder.safetensors", encoder()),
                  enc + ["--prefix", "layers.0."], "prefix 'layers.0.'")
     expect_error("decoder_layer from an encoder's keys", safetensors("encoder.safetensors", encoder()),
