@@ -28,28 +28,37 @@ template <class T, std::size_t R, std::size_t K, std::size_t C, std::size_t... K
 constexpr void matmul_plain(const T (&a)[R][K], const T (&b)[K][C], accumulator_t<T> (&out)[R][C],
                             std::index_sequence<Ks...>) noexcept {
   using Acc = accumulator_t<T>;
-  T bt[C][K]{};
-  for (std::size_t j = 0; j < C; ++j) {
-    if constexpr (K <= fold_block) {
-      ((bt[j][Ks] = b[Ks][j]), ...);
-    } else {
-      for (std::size_t k = 0; k < K; ++k) bt[j][k] = b[k][j];
-    }
-  }
-  for (std::size_t i = 0; i < R; ++i) {
-    T ai[K]{};
-    if constexpr (K <= fold_block) {
-      ((ai[Ks] = a[i][Ks]), ...);
-      if constexpr (std::is_same_v<Acc, T>) {
-        for (std::size_t j = 0; j < C; ++j) out[i][j] = (Acc{} + ... + (ai[Ks] * bt[j][Ks]));
+  if constexpr (R == 1 && std::is_same_v<Acc, T>) {
+    // One row (a generation step's x·W): each term k added to every output at once (scaled_add,
+    // one fold per row of b) in the same order as the dot products below, without their copy
+    // of b transposed, which costs the constant evaluator as much as the product itself.
+    Acc o[C]{};
+    for (std::size_t k = 0; k < K; ++k) scaled_add(o, a[0][k], b[k]);
+    copy_window_to(out[0], o);
+  } else {
+    T bt[C][K]{};
+    for (std::size_t j = 0; j < C; ++j) {
+      if constexpr (K <= fold_block) {
+        ((bt[j][Ks] = b[Ks][j]), ...);
       } else {
-        for (std::size_t j = 0; j < C; ++j) {
-          out[i][j] = (Acc{} + ... + (static_cast<Acc>(ai[Ks]) * static_cast<Acc>(bt[j][Ks])));
-        }
+        for (std::size_t k = 0; k < K; ++k) bt[j][k] = b[k][j];
       }
-    } else {
-      copy_window(ai, a[i]);
-      for (std::size_t j = 0; j < C; ++j) out[i][j] = dot<Acc>(ai, bt[j]);
+    }
+    for (std::size_t i = 0; i < R; ++i) {
+      T ai[K]{};
+      if constexpr (K <= fold_block) {
+        ((ai[Ks] = a[i][Ks]), ...);
+        if constexpr (std::is_same_v<Acc, T>) {
+          for (std::size_t j = 0; j < C; ++j) out[i][j] = (Acc{} + ... + (ai[Ks] * bt[j][Ks]));
+        } else {
+          for (std::size_t j = 0; j < C; ++j) {
+            out[i][j] = (Acc{} + ... + (static_cast<Acc>(ai[Ks]) * static_cast<Acc>(bt[j][Ks])));
+          }
+        }
+      } else {
+        copy_window(ai, a[i]);
+        for (std::size_t j = 0; j < C; ++j) out[i][j] = dot<Acc>(ai, bt[j]);
+      }
     }
   }
 }

@@ -46,7 +46,8 @@ constexpr matrix<T, R, C> layer_norm_of(const matrix<T, R, C>& x, const matrix<T
 }
 
 template <class T, extent R, extent C, extent GammaCols>
-constexpr matrix<T, R, C> rms_norm_of(const matrix<T, R, C>& x, const matrix<T, 1, GammaCols>& gamma, const T& eps) noexcept {
+constexpr matrix<T, R, C> rms_norm_of(const matrix<T, R, C>& x, const matrix<T, 1, GammaCols>& gamma,
+                                      const T& eps) noexcept {
   matrix<T, R, C> out{};
   for (std::size_t i = 0; i < R.size; ++i) rms_norm_row(x.elems[i], out.elems[i], gamma.elems[0], eps);
   return out;
