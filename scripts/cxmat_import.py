@@ -1137,6 +1137,9 @@ def main(argv=None):
     parser.add_argument("--calibration", help="for --type q8: an .npz with one array of representative inputs, "
                         "B x n x d_model (B x n x in_features for linear); for decoder_layer two arrays, 'x' "
                         "(B x n x d_model) and 'memory' (B x s x d_model)")
+    parser.add_argument("--group-size", type=int, help="for --module llama --type q8: the group of inputs that "
+                        "share a scale (default: a llama2.c int8 checkpoint's own, else the largest power of two up "
+                        "to 64 that divides d_model and d_ff, as llama2.c's export chooses)")
     parser.add_argument("-o", "--output", required=True)
     args = parser.parse_args(argv)
     args.command_line = ["cxmat_import.py"] + [os.path.basename(a) if os.sep in a else a for a in argv]
@@ -1159,7 +1162,7 @@ def main(argv=None):
         if args.module == "bytes":
             module_bytes(h, args.file, args)
         elif args.module in LANGUAGE_MODELS:
-            if args.type == "q8":
+            if args.type == "q8" and args.module != "llama":
                 raise ImportError_(f"--type q8 is not written for --module {args.module} (float or double)")
             lm = language_models()
             try:

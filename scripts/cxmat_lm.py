@@ -30,10 +30,10 @@ class Refusal(Exception):
 
 
 class Tensor:
-    __slots__ = ("values", "source")
+    __slots__ = ("values", "source", "groups")
 
     def __init__(self, values, source):
-        self.values, self.source = values, source
+        self.values, self.source, self.groups = values, source, None
 
 
 class Llama:
@@ -70,7 +70,7 @@ def finite(name, values, ctype):
         where = [int(i) for i in np.argwhere(bad)[0]]
         raise Refusal(f"tensor '{name}': {int(bad.sum())} non-finite value(s), the first "
                       f"{values[tuple(where)]} at index {where}")
-    if ctype == "float":
+    if ctype in ("float", "q8"):  # q8: the values are quantized from floats
         with np.errstate(over="ignore"):
             bad = ~np.isfinite(values.astype(np.float32))
         if bad.any():
@@ -117,6 +117,7 @@ PER_LAYER = ("rms_att_weight", "wq", "wk", "wv", "wo", "rms_ffn_weight", "w1", "
 
 def read_llama2c(path, data):
     """The tensors of a llama2.c checkpoint as {name: [array per layer] or array}, and its header."""
+    RAW_GROUPS.clear()
     if data[:4] == b"\x80\x02\x8a\x0a":  # a pickle of torch.save's legacy magic number, not llama2.c's header
         raise Refusal(f"{path}: a legacy (pre-1.6, not zip) torch.save file; re-save it with a recent PyTorch or as "
                       ".safetensors")
@@ -190,12 +191,18 @@ def read_llama2c(path, data):
             out[n].append(take(n, "<f4", math.prod(shapes[n])).astype(np.float64).reshape(shapes[n]))
         ints = [take(n, "i1", math.prod(shapes[n])) for n in matrices]
         for n, q in zip(matrices, ints):
-            scales = take(n, "<f4", q.size // group).astype(np.float64)
+            raw_scales = take(n, "<f4", q.size // group)
+            RAW_GROUPS.setdefault(n, []).append((q.reshape(shapes[n]), raw_scales, group))
+            scales = raw_scales.astype(np.float64)
             # q·s is exact in float64 (8 + 24 significant bits): the value runq.c multiplies with.
             with np.errstate(invalid="ignore"):  # 0 times an infinite scale: NaN, refused by name later
                 out[n].append((q.astype(np.float64).reshape(-1, group) * scales[:, None]).reshape(shapes[n]))
     kinds = {0: "legacy version 0, float32", 1: "version 1, float32", 2: f"version 2, int8 in groups of {group}"}
     return p, shared, version, out, kinds[version]
+
+
+# The int8 values and scales of the version-2 checkpoint read last, per tensor name and layer.
+RAW_GROUPS = {}
 
 
 def llama_from_llama2c(path, data, args):
@@ -209,7 +216,11 @@ def llama_from_llama2c(path, data, args):
         finite(label, values, args.type)
         if values.ndim == 1:
             values = values.reshape(1, -1)
-        return Tensor(values.T if transpose else values, label + ("ᵀ" if transpose else ""))
+        tensor = Tensor(values.T if transpose else values, label + ("ᵀ" if transpose else ""))
+        raw = RAW_GROUPS.get(name)
+        if raw is not None:  # version 2: the file's int8 groups, out x in as stored
+            tensor.groups = raw[0 if index is None else index]
+        return tensor
 
     m.embedding = one("token_embedding_table")
     for i in range(layers):
@@ -740,6 +751,36 @@ def literals(name, values, ctype):
     return [(t if ("e" in t or "." in t) else t + ".0") + "f" for t in texts]
 
 
+def quantize_groups(values_out_in, group):
+    """Q8_0 groups of each row (out x in, float64 values): the arithmetic of cxmat::q8::quantize_groups,
+    in float32 as the library does it (scale = max |v| / 127, q = v / scale rounded half away from
+    zero), so the header holds the bits the compiler would compute."""
+    v = values_out_in.astype(np.float32).reshape(values_out_in.shape[0], -1, group)
+    largest = np.abs(v).max(axis=2)
+    scale = (largest / np.float32(127)).astype(np.float32)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = (v / scale[:, :, None]).astype(np.float32)
+    t = np.trunc(x)
+    fraction = (x - t).astype(np.float32)
+    q = t + (fraction >= np.float32(0.5)) - (fraction <= np.float32(-0.5))
+    q[np.broadcast_to((scale == 0)[:, :, None], q.shape)] = 0
+    return q.reshape(values_out_in.shape).astype(np.int8), scale
+
+
+def group_size_for(widths, wanted):
+    """The group size: the one asked for (it must divide every input width), or llama2.c's export's
+    choice, the largest power of two up to 64 that divides them all."""
+    if wanted is not None:
+        bad = [w for w in widths if w % wanted]
+        if wanted <= 0 or bad:
+            raise Refusal(f"--group-size {wanted}: must divide every input width ({', '.join(map(str, widths))})")
+        return wanted
+    group = 64
+    while any(w % group for w in widths):
+        group //= 2
+    return group
+
+
 class Writer:
     def __init__(self, ctype):
         self.ctype, self.lines = ctype, []
@@ -754,6 +795,29 @@ class Writer:
         for r in range(values.shape[0]):
             self.lines.append(f"{pad}    {{{', '.join(lit[r * cols:(r + 1) * cols])}}},")
         self.lines.append(f"{pad}}}}}" + ("" if last else ","))
+
+    def groups(self, t, group, indent, last=False, out_in=False):
+        """t as cxmat::q8::group_weights: the file's int8 groups where it has them in this group size,
+        else quantized as the library does. t is d_in x d_out (out_in: a table, already out x in)."""
+        raw = t.groups
+        if raw is not None and raw[2] == group:
+            q, scales = raw[0].reshape(raw[0].shape[0], -1), raw[1].reshape(raw[0].shape[0], -1)
+            how = "the file's int8 groups"
+        else:
+            q, scales = quantize_groups(t.values if out_in else t.values.T, group)
+            how = f"quantized in groups of {group}"
+        pad = " " * indent
+        self.lines.append(f"{pad}// {t.source}: {q.shape[0]} x {q.shape[1]} int8 ({how}), {scales.shape[1]} "
+                          "scales per row")
+        self.lines.append(f"{pad}{{{{{{")
+        for r in range(q.shape[0]):
+            self.lines.append(f"{pad}    {{{', '.join(str(int(v)) for v in q[r])}}},")
+        self.lines.append(f"{pad}}}}}, {{{{")
+        texts = np.char.mod("%.9g", scales.astype(np.float64)).tolist()
+        for r in range(scales.shape[0]):
+            row = [(x if ("e" in x or "." in x) else x + ".0") + "f" for x in texts[r]]
+            self.lines.append(f"{pad}    {{{', '.join(row)}}},")
+        self.lines.append(f"{pad}}}}}}}" + ("" if last else ","))
 
     def open(self, text, indent):
         self.lines.append(" " * indent + text)
@@ -784,7 +848,12 @@ def write_llama(h, m, args):
     F, C = h.dim("d_ff", ffn), h.dim("context", context)
     h.includes = {"cxmat/generation.hpp"}
     layout = f"cxmat::rotary_layout::{m.layout}"
-    head = "cxmat::tied_head" if m.output is None else f"cxmat::matrix<{h.ctype}, {V}, {D}>"
+    q8 = args.type == "q8"
+    group = group_size_for([dim, ffn], getattr(args, "group_size", None)) if q8 else None
+    if q8:
+        head = "cxmat::tied_head" if m.output is None else f"cxmat::q8::group_weights<{D}, {V}, {group}>"
+    else:
+        head = "cxmat::tied_head" if m.output is None else f"cxmat::matrix<{h.ctype}, {V}, {D}>"
     w = Writer(h.ctype)
     eps = w.scalar(m.eps)
     w.lines += [
@@ -795,11 +864,18 @@ def write_llama(h, m, args):
         f"///   cxmat::generate<N>({args.name}, prompt) greedy tokens after a 1 x P prompt of token ids;",
         f"///   cxmat::forward({args.name}, tokens) the logits of every position.",
         f"inline constexpr cxmat::llama_model<{h.ctype}, {V}, {D}, {layers}, {m.heads}, {m.kv_heads}, {F}, {C},",
-        f"                                    {layout}, {head}>",
+        f"                                    {layout}, {head}"
+        + (f", cxmat::q8_group_weights<{group}>>" if q8 else ">"),
         f"    {args.name}{{",
     ]
+    if q8:
+        w.lines.insert(2, f"/// Linear maps, token table and head int8 in groups of {group} (cxmat::q8_group_weights), "
+                       "norms float.")
     w.lines.append("        // token_embedding")
-    w.matrix(m.embedding, 8)
+    if q8:
+        w.groups(m.embedding, group, 8, out_in=True)
+    else:
+        w.matrix(m.embedding, 8)
     w.open("// blocks", 8)
     w.open("{", 8)
     for i, block in enumerate(m.blocks):
@@ -813,6 +889,9 @@ def write_llama(h, m, args):
                 w.matrix(t, 20)
                 w.open(eps, 20)
                 w.close(16)
+            elif q8:
+                w.open(f"// {field}", 16)
+                w.groups(t, group, 16, last=field == "w_down")
             else:
                 w.open(f"// {field}", 16)
                 w.matrix(t, 16, last=field == "w_down")
@@ -826,6 +905,9 @@ def write_llama(h, m, args):
     if m.output is None:
         w.open("// output: tied to token_embedding", 8)
         w.open("{},", 8)
+    elif q8:
+        w.open("// output", 8)
+        w.groups(m.output, group, 8, out_in=True)
     else:
         w.open("// output", 8)
         w.matrix(m.output, 8)
@@ -902,6 +984,8 @@ def check_flags(args):
 
 def module_llama(h, args, path, read_tensors, as_float64):
     check_flags(args)
+    if args.type == "q8":
+        h.ctype = "float"  # int8 weights in groups, float activations and norms
     data_kind, data = sniff(path)
     if data_kind == "gguf":
         m = llama_from_gguf(path, data, args)

@@ -103,6 +103,9 @@ def main():
     importer(out, f("a_hf/model.safetensors"), "lm_a_hf_double", "llama", "--type", "double")
     importer(out, f("a_f16.gguf"), "lm_a_f16", "llama")
     importer(out, f("a_q8.gguf"), "lm_a_q8", "llama")
+    # int8 weights in groups (--type q8): quantized by the importer, and a version-2 file's own groups.
+    importer(out, f("a_v0.bin"), "lm_a_groups8", "llama", "--type", "q8", "--group-size", "8")
+    importer(out, f("a_v2.bin"), "lm_a_v2_groups", "llama", "--type", "q8")
     # Under Meta's names (tok_embeddings, layers.N.attention.wq, ...) with a params.json.
     writers.write_meta_llama(a, f("a_meta"))
     importer(out, f("a_meta/model.safetensors"), "lm_a_meta", "llama")

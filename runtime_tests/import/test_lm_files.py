@@ -93,6 +93,15 @@ def llama2c(model):
     v0, v1, v2 = read("v0.bin"), read("v1.bin"), read("v2.bin")
     expect_header("a llama2.c version 0 checkpoint", path("v0.bin"), LLAMA, "llama2.c checkpoint (legacy version 0",
                   "// wq[1]ᵀ: 32 x 32", "cxmat::rotary_layout::interleaved", "inline constexpr auto m_d_ff = m_dims::d_ff;")
+    # int8 groups: a version-2 file's own, or quantized in a group size that divides the widths; others refused.
+    expect_header("a llama2.c version 2 checkpoint as int8 groups", path("v2.bin"), LLAMA + ["--type", "q8"],
+                  "cxmat::q8_group_weights<32>", "the file's int8 groups")
+    expect_header("a float checkpoint quantized in groups of 16", path("v0.bin"), LLAMA + ["--type", "q8", "--group-size",
+                  "16"], "cxmat::q8_group_weights<16>", "quantized in groups of 16")
+    expect_error("a group size that does not divide the widths", path("v0.bin"),
+                 LLAMA + ["--type", "q8", "--group-size", "24"], "--group-size 24", "must divide")
+    expect_error("--type q8 for a GPT-2", path("v0.bin"), ["--module", "gpt2", "--type", "q8"], "--type q8",
+                 "gpt2")
     # Versions 1 and 2 (int8 groups holding these weights exactly): version 0's model, number for number.
     global checks
     reference = body(run(path("v0.bin"), *LLAMA)[2])
@@ -246,7 +255,8 @@ def hf(model):
                   "1e+300")
     expect_error("a context of 0", st, LLAMA + ["--context", "0"], "--context 0: not a positive integer")
     expect_error("a negative rotary base", st, LLAMA + ["--rope-theta", "-1"], "--rope-theta -1.0: not a positive")
-    expect_error("a llama with --type q8", st, LLAMA + ["--type", "q8"], "--type q8 is not written for --module llama")
+    expect_header("a Hugging Face llama with --type q8", st, LLAMA + ["--type", "q8"], "cxmat::q8_group_weights<",
+                  "cxmat::rotary_layout::rotate_half")
     # Meta's names: interleaved as stored; output.weight equal to the embedding (llama2.c's model.py
     # shares them) is a tied head.
     writers.write_meta_llama(dict(model, output=None), path("meta"))
