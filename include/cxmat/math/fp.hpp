@@ -49,6 +49,16 @@ namespace cxmat::detail {
 // and Clang 14 rejects it.)
 constexpr bool in_constant_evaluation() noexcept { return std::is_constant_evaluated(); }
 
+// The one way a layer names an error of constant evaluation: refuse_in_constant_evaluation<Error>()
+// stops a constant expression by calling Error, a function declared without constexpr whose name
+// is the message (every compiler quotes it: "call to non-constexpr function 'void
+// cxmat::q8::detail::requantizer_shift_must_be_in_minus_31_to_30()'"); at run time it does
+// nothing, and the caller goes on to its documented run-time result (a status, a defined value).
+template <auto Error>
+constexpr void refuse_in_constant_evaluation() noexcept {
+  if (in_constant_evaluation()) Error();
+}
+
 // Whether multiply_add<T> fuses (see CXMAT_DETAIL_EXPLICIT_FMA): only for float and double.
 template <class T>
 inline constexpr bool explicit_fma = (std::is_same_v<T, double> && CXMAT_DETAIL_EXPLICIT_FMA != 0) ||

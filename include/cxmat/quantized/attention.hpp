@@ -20,6 +20,7 @@
 #include <cxmat/core/batch.hpp>
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/math/fp.hpp>
 #include <cxmat/quantized/matmul.hpp>
 #include <cxmat/quantized/softmax.hpp>
 
@@ -148,11 +149,13 @@ constexpr void heads_by_row(const std::int8_t (*x)[DModel], const std::int8_t (*
                            l.value, v, 0, l.channels.v());
 #if CXMAT_DETAIL_DSP
   std::int8_t vt[vw][S];
-  if (!std::is_constant_evaluated()) {
-    for (std::size_t j = 0; j < S; ++j) {
-      for (std::size_t t = 0; t < vw; ++t) vt[t][j] = v[j][t];
-    }
-  }
+  cxmat::detail::by_evaluation<true>(
+      [&] {
+        for (std::size_t j = 0; j < S; ++j) {
+          for (std::size_t t = 0; t < vw; ++t) vt[t][j] = v[j][t];
+        }
+      },
+      [] {});
 #endif
   const softmax_params sm = checked_softmax_params(l.softmax);
   for (std::size_t i = 0; i < N; ++i) {
@@ -171,12 +174,18 @@ constexpr void heads_by_row(const std::int8_t (*x)[DModel], const std::int8_t (*
 #if CXMAT_DETAIL_DSP
       // With the DSP extension at run time, V transposed once (above) so that P·V's products
       // take the dual multiply-accumulate too.
-      if (!std::is_constant_evaluated()) {
-        matmul_transposed_kernel(rows_of<S>{p, 0}, rows_of<S>{vt + h * DV, 0}, 1, DV, S, nullptr, l.context, c, h * DV);
-        continue;
-      }
-#endif
+      cxmat::detail::by_evaluation<true>(
+          [&] {
+            matmul_transposed_kernel(rows_of<S>{p, 0}, rows_of<S>{vt + h * DV, 0}, 1, DV, S, nullptr, l.context, c,
+                                     h * DV);
+          },
+          [&] {
+            matmul_transposed_kernel(rows_of<S>{p, 0}, columns_of<vw>{v, h * DV}, 1, DV, S, nullptr, l.context, c,
+                                     h * DV);
+          });
+#else
       matmul_transposed_kernel(rows_of<S>{p, 0}, columns_of<vw>{v, h * DV}, 1, DV, S, nullptr, l.context, c, h * DV);
+#endif
     }
     emit(i, c);
   }

@@ -178,7 +178,7 @@ template <calibration_tensor T>
 constexpr bool element_must_be_finite(double v, std::size_t item, std::size_t row, std::size_t col) noexcept {
   if (v >= std::numeric_limits<double>::lowest() && v <= std::numeric_limits<double>::max()) return true;
   static_cast<void>(item), static_cast<void>(row), static_cast<void>(col);
-  if (std::is_constant_evaluated()) calibrate_refuses_nan_or_infinity_in<T>();
+  cxmat::detail::refuse_in_constant_evaluation<calibrate_refuses_nan_or_infinity_in<T>>();
   return false;
 }
 
