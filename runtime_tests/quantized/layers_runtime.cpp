@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <random>
+#include <string>
 
 #include <cxmat/quantized.hpp>
 #include <cxmat/transformer.hpp>
@@ -396,4 +397,76 @@ TEST_CASE("calibrating a decoder layer refuses NaN and infinity, and names the t
          cal.tensor == q8::calibration_tensor::cross_attention_output));
   f = q8_test::random_decoder_layer<Float>(8);
   CHECK(calibrate().ok());
+}
+
+TEST_CASE("q8::check names the first hand-written parameter TFLite could not have made", "[q8][check]") {
+  using Float = cxmat::encoder_layer<double, 16, 2, 32>;
+  const auto xs = q8_test::random_inputs<double, 4, 8, 16>(11, 1.0);
+  const auto cal = q8::calibrate(xs, q8_test::random_encoder_layer<Float>(11));
+  REQUIRE(cal.ok());
+  CHECK(q8::check(cal.module).ok());
+  const auto field = [](const q8::parameter_check& c) { return std::string(c.field); };
+  auto l = cal.module;
+  l.linear1.channels.values[3] = {214748365, 0};  // round(0.1 · 2^31): not normalized
+  auto c = q8::check(l);
+  CHECK(c.status == q8::parameter_status::multiplier_not_normalized);
+  CHECK(field(c) == "linear1.channels");
+  CHECK(c.index == 3);
+  l = cal.module;
+  l.self_attn.output.output.shift = 40;
+  c = q8::check(l);
+  CHECK((c.status == q8::parameter_status::shift_out_of_range && field(c) == "self_attn.output.output"));
+  l = cal.module;
+  l.self_attn.channels.key[5].shift = -32;
+  c = q8::check(l);
+  CHECK((c.status == q8::parameter_status::shift_out_of_range && field(c) == "self_attn.channels.key" && c.index == 5));
+  l = cal.module;
+  l.self_attn.softmax.left_shift = 32;
+  c = q8::check(l);
+  CHECK((c.status == q8::parameter_status::softmax_left_shift_out_of_range && field(c) == "self_attn.softmax"));
+  l = cal.module;
+  l.add2.left_shift = 31;
+  c = q8::check(l);
+  CHECK((c.status == q8::parameter_status::add_left_shift_out_of_range && field(c) == "add2.left_shift"));
+  l = cal.module;
+  l.norm2.scale[15] = {1, 0};
+  c = q8::check(l);
+  CHECK((c.status == q8::parameter_status::multiplier_not_normalized && field(c) == "norm2.scale" && c.index == 15));
+  l = cal.module;
+  l.linear2.params.lhs_offset = 129;  // -z for z = -129: no int8 zero point
+  c = q8::check(l);
+  CHECK((c.status == q8::parameter_status::offset_out_of_range && field(c) == "linear2.params.lhs_offset"));
+  l = cal.module;
+  l.linear2.params.activation_min = 5, l.linear2.params.activation_max = 4;
+  c = q8::check(l);
+  CHECK((c.status == q8::parameter_status::activation_range_invalid && field(c) == "linear2.params.activation_min"));
+  // The first broken field in member order is the one reported.
+  l = cal.module;
+  l.norm1.scale[0] = {1, 0};
+  l.self_attn.query.output = {1 << 30, 31};
+  c = q8::check(l);
+  CHECK((c.status == q8::parameter_status::shift_out_of_range && field(c) == "self_attn.query.output"));
+  // Single parameter sets and requantizers.
+  CHECK(q8::check(q8::requantizer{1 << 30, 30}).ok());
+  CHECK(q8::check(q8::requantizer{214748365, 0}).status == q8::parameter_status::multiplier_not_normalized);
+  CHECK(q8::check(q8::make_softmax_params(0.1)).ok());
+  CHECK(q8::check(q8::softmax_params{1 << 30, 20, 1}).status == q8::parameter_status::softmax_diff_min_positive);
+  const q8::matmul_params p{0, 0, 0, {1 << 30, -3}};
+  CHECK(q8::check(p).ok());
+  CHECK(field(q8::check(q8::matmul_params{0, 0, 200, {1 << 30, -3}})) == "output_offset");
+}
+
+TEST_CASE("q8::check of a calibrated decoder layer, and of a broken cross-attention channel", "[q8][check][decoder]") {
+  using Float = cxmat::decoder_layer<double, 32, 4, 64>;
+  const auto xs = std::make_unique<dec_inputs>(q8_test::random_inputs<double, 10, dec_n, 32>(12, 1.0));
+  const auto ms = std::make_unique<dec_memories>(q8_test::random_inputs<double, 10, dec_s, 32>(13, 1.0));
+  const auto cal = calibrate_decoder<Float, false>(*xs, *ms, q8_test::random_decoder_layer<Float>(12));
+  REQUIRE(cal.ok());
+  CHECK(q8::check(cal.module).ok());
+  auto l = std::make_unique<decltype(cal.module)>(cal.module);
+  l->multihead_attn.channels.value[7] = {-(1 << 30) + 1, -4};
+  const auto c = q8::check(*l);
+  CHECK(c.status == q8::parameter_status::multiplier_not_normalized);
+  CHECK(std::string(c.field) == "multihead_attn.channels.value");
+  CHECK(c.index == 7);
 }

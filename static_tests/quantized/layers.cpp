@@ -3,6 +3,7 @@
 // for element to the independent reference (test_support/tflite_reference.hpp, composed step by
 // step in layer_support.hpp).
 #include <cstdint>
+#include <type_traits>
 
 #include <cxmat/quantized.hpp>
 #include <cxmat/transformer.hpp>
@@ -163,5 +164,23 @@ CXMAT_ASSERT_REJECTED([](const auto& x, const auto& m, const auto& l) {
 CXMAT_ASSERT_REJECTED([](const auto& x, const auto& m, const auto& l) {
   return !requires { q8::cross_attention(x, m, l); };
 }(matrix<std::int8_t, 4, 8>{}, matrix<std::int8_t, 3, 6>{}, dec_post_cal.module.multihead_attn));
+
+// q8::check: what calibration makes passes, in the compiler too; a hand-written mistake in a
+// constexpr module is not a constant expression (its named error), and is found at run time
+// (runtime_tests/quantized/layers_runtime.cpp).
+static_assert(q8::check(post_cal.module).ok() && q8::check(pre_cal.module).ok());
+static_assert(q8::check(dec_post_cal.module).ok() && q8::check(dec_pre_cal.module).ok());
+static_assert(q8::check(lin_cal.module).ok() && q8::check(ln16).ok() && q8::check(add_p).ok());
+template <std::int32_t Shift>
+constexpr auto with_linear1_shift() {
+  auto l = post_cal.module;
+  l.linear1.channels.values[2].shift = Shift;
+  return l;
+}
+template <std::int32_t Shift>
+concept checks_in_the_compiler = requires {
+  typename std::integral_constant<bool, q8::check(with_linear1_shift<Shift>()).ok()>;
+};
+static_assert(checks_in_the_compiler<-5> && !checks_in_the_compiler<31> && !checks_in_the_compiler<-32>);
 
 }  // namespace q8_static_layers
