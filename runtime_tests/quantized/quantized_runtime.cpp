@@ -560,27 +560,38 @@ TEST_CASE("refused values give documented results, never undefined behaviour", "
     CHECK((c4.status == q8::calibration_status::non_finite_range && c4.tensor == q8::calibration_tensor::query));
   }
   SECTION("calibrate reports how much of the int8 range each weight tensor uses") {
-    // 256 weights uniform in [-1, 1] and the same with one outlier of 1e6 (the outlier's scale
-    // 1e6 / 127 rounds every other weight to 0).
+    // 256 weights uniform in [-1, 1] and the same with one outlier of 50 (the outlier's scale
+    // 50 / 127 rounds every weight below 0.2 in magnitude to 0; 50 is below the dominance rule's
+    // 64 times the next largest weight, so calibration keeps it). With an outlier of 1e6 the rule
+    // refuses the tensor (dominated_range, named wq).
     q8_test::lcg g{11};
     const auto w = q8_test::random_matrix<matrix<double, 16, 16>>(g, 1.0);
     auto w_out = w;
-    w_out(3, 7) = 1e6;
+    w_out(3, 7) = 50;
     cxmat::batch<double, 4, 8, 16> xs{};  // the shapes of check_random_layer<8, 16, 2, 16>
     for (auto& x : xs.items) x = q8_test::random_matrix<matrix<double, 8, 16>>(g, 1.0);
     const auto fine = q8::calibrate<2>(xs, w, w, w, w);
     const auto spoilt = q8::calibrate<2>(xs, w_out, w, w, w);
+    REQUIRE(spoilt.ok());
     std::size_t nonzero = 0;
-    double mean = 0;
-    const double scale = q8::choose_symmetric_quantization(1e6).scale;
+    double mean = 0, mean_spoilt = 0;
+    const double scale = 50.0 / 127.0;
     for (std::size_t i = 0; i < 16; ++i) {
       for (std::size_t j = 0; j < 16; ++j) {
         nonzero += w_out(i, j) != 0 && std::round(w_out(i, j) / scale) == 0 ? 1U : 0U;
         mean += std::abs(std::round(w(i, j) / fine.wq.scale)) / 256.0;
+        mean_spoilt += std::abs(std::round(w_out(i, j) / scale)) / 256.0;
       }
     }
-    CHECK(spoilt.wq_use == q8::weight_use{256, nonzero, 127.0 / 256.0});
-    CHECK(spoilt.wq_use.zeroed == 255);
+    CHECK(spoilt.wq_use.elements == 256);
+    CHECK(spoilt.wq_use.zeroed == nonzero);
+    CHECK(nonzero > 20);
+    CHECK(std::abs(spoilt.wq_use.mean_abs_q - mean_spoilt) < 1e-9);
+    auto w_dominated = w;
+    w_dominated(3, 7) = 1e6;
+    const auto refused = q8::calibrate<2>(xs, w_dominated, w, w, w);
+    CHECK(refused.status == q8::calibration_status::dominated_range);
+    CHECK(refused.tensor == q8::calibration_tensor::wq);
     CHECK(fine.wq_use.zeroed == 0);
     CHECK(std::abs(fine.wq_use.mean_abs_q - mean) < 1e-9);
     CHECK(fine.wk_use == fine.wq_use);

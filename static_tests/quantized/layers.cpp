@@ -183,4 +183,31 @@ concept checks_in_the_compiler = requires {
 };
 static_assert(checks_in_the_compiler<-5> && !checks_in_the_compiler<31> && !checks_in_the_compiler<-32>);
 
+// Calibration in the compiler refuses a constant set, an all-zero set and a linear1 weight of 1e6
+// among weights within ±0.5: not constant expressions (their named errors, whose text
+// compile_fail 64 and 65 check), while the set and layer as generated calibrate.
+template <int Case>
+constexpr bool calibrates() {
+  auto set = set8;
+  auto f = q8_test::random_encoder_layer<post_relu>(11);
+  if constexpr (Case == 1) {
+    for (auto& x : set.items) {
+      for (auto& row : x.elems) {
+        for (auto& v : row) v = 0.5;
+      }
+    }
+  } else if constexpr (Case == 2) {
+    set = {};
+  } else if constexpr (Case == 3) {
+    f.linear1.weight(1, 2) = 1e6;
+  }
+  return q8::calibrate(set, f).ok();
+}
+template <int Case>
+concept calibrates_in_the_compiler = requires {
+  typename std::integral_constant<bool, calibrates<Case>()>;
+};
+static_assert(calibrates_in_the_compiler<0> && calibrates<0>());
+static_assert(!calibrates_in_the_compiler<1> && !calibrates_in_the_compiler<2> && !calibrates_in_the_compiler<3>);
+
 }  // namespace q8_static_layers
