@@ -189,15 +189,13 @@ constexpr void matmul_transposed_kernel(A a, B b, std::size_t rows, std::size_t 
                                         const matmul_params& p, std::int8_t (*out)[OutCols], std::size_t out_col0,
                                         Channels channels = nullptr) noexcept {
 #if CXMAT_DETAIL_DSP
-  // The kernels' switch (cxmat::detail::by_evaluation): the DSP extension's dual
-  // multiply-accumulate at run time, the portable loops in constant evaluation.
+  // The kernels' switch (cxmat::detail::run_time_form, by_evaluation's condition): the DSP
+  // extension's dual multiply-accumulate at run time, the portable loops in constant evaluation.
   if constexpr (std::is_same_v<A, rows_of<sizeof(*a.p)>> && std::is_same_v<B, rows_of<sizeof(*b.p)>>) {
-    return cxmat::detail::by_evaluation<true>(
-        [&] {
-          matmul_transposed_dsp(a.row(0), sizeof(*a.p), b.row(0), sizeof(*b.p), rows, cols, depth, bias, channels, p,
-                                out[0] + out_col0, OutCols);
-        },
-        [&] { matmul_transposed_loops(a, b, rows, cols, depth, bias, p, out, out_col0, channels); });
+    if (cxmat::detail::run_time_form<true>()) {
+      return matmul_transposed_dsp(a.row(0), sizeof(*a.p), b.row(0), sizeof(*b.p), rows, cols, depth, bias, channels, p,
+                                   out[0] + out_col0, OutCols);
+    }
   }
 #endif
   matmul_transposed_loops(a, b, rows, cols, depth, bias, p, out, out_col0, channels);

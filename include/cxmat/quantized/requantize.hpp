@@ -123,48 +123,52 @@ CXMAT_DETAIL_DSP_INLINE constexpr std::int32_t wrapping_shift_left(std::int32_t 
 }
 
 namespace detail {
-// A requantizer as the kernels apply it, split once per tensor or channel: `left` in [0, 31]
-// and `right` in [0, 31], never both nonzero. multiplier is 64-bit only for the shifts above 30
-// that q8 refuses but still computes exactly (see split).
+// A requantizer as the kernels apply it, split once per tensor or channel: `left` in [0, 31] and
+// `right` >= 0. With left 0, right is TFLite's right shift (at most 31); with left in [1, 30],
+// right is 0. Left 31 stands for a shift above 30 (which q8 refuses but still computes exactly, see
+// split), and right then holds shift - 31.
 struct split_requantizer {
-  std::int64_t multiplier;
-  std::int32_t left, right;
+  std::int32_t multiplier, left, right;
 };
 
-// requantize by a split requantizer. Without left shift: TFLite's arithmetic as written,
-// RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(acc, multiplier), right). With one:
-// SaturatingRoundingDoublingHighMul(acc · 2^left, multiplier) with acc · 2^left never formed
-// (TFLite's `x * (1 << left_shift)` overflows int32 there, undefined behaviour in C++ that wraps
-// on the targets): (acc·multiplier + 2^(30 - left)) / 2^(31 - left), the same value wherever
-// acc · 2^left fits int32 and the exact one, saturated to int32, where it does not. One return
-// statement: the constant evaluator's step limit counts statements.
 CXMAT_DETAIL_DSP_INLINE constexpr std::int32_t saturate_to_int32(std::int64_t v) noexcept {
   constexpr std::int64_t lo = std::numeric_limits<std::int32_t>::min(), hi = std::numeric_limits<std::int32_t>::max();
   return static_cast<std::int32_t>(v < lo ? lo : (v > hi ? hi : v));
 }
+
+// requantize_by with a left shift: SaturatingRoundingDoublingHighMul(acc · 2^left, multiplier) with
+// acc · 2^left never formed (TFLite's `x * (1 << left_shift)` overflows int32 there, undefined
+// behaviour in C++ that wraps on the targets): (acc·multiplier + 2^(30 - left)) / 2^(31 - left),
+// the same value wherever acc · 2^left fits int32 and the exact one, saturated to int32, where it
+// does not. Left 31 (a shift of 31 + right): acc·multiplier·2^right saturated, the product first
+// clamped to ±2^31 and the shift to 31, which changes no saturated result and keeps it in int64.
+// Out of line: factors of 1 or more are rare (an int8 product's or sum's factor is below 1), and
+// the common path stays a few instructions where it is inlined.
+[[gnu::noinline]] constexpr std::int32_t requantize_left(std::int32_t acc, const split_requantizer& r) noexcept {
+  const std::int64_t p = std::int64_t{acc} * r.multiplier, bound = std::int64_t{1} << 31;
+  return saturate_to_int32(r.left < 31 ? (p + ((std::int64_t{1} << 30) >> r.left)) >> (31 - r.left)
+                                       : (p < -bound ? -bound : (p > bound ? bound : p)) *
+                                             (std::int64_t{1} << (r.right < 31 ? r.right : 31)));
+}
+
+// requantize by a split requantizer: without left shift TFLite's arithmetic as written,
+// RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(acc, multiplier), right); with one,
+// requantize_left. One return statement: the constant evaluator's step limit counts statements.
 CXMAT_DETAIL_DSP_INLINE constexpr std::int32_t requantize_by(std::int32_t acc, const split_requantizer& r) noexcept {
-  return r.left == 0 ? rounding_divide_by_pot(
-                           saturating_rounding_doubling_high_mul(acc, static_cast<std::int32_t>(r.multiplier)), r.right)
-                     : saturate_to_int32((std::int64_t{acc} * r.multiplier + ((std::int64_t{1} << 30) >> r.left)) >>
-                                         (31 - r.left));
+  return r.left == 0 ? rounding_divide_by_pot(saturating_rounding_doubling_high_mul(acc, r.multiplier), r.right)
+                     : requantize_left(acc, r);
 }
 
 // r split for requantize_by, refused in a constant expression when not valid_requantizer(r)
 // (its named error). At run time every requantizer gives the exact value of TFLite's formula,
 // saturated: any multiplier is used as it is (TFLite's arithmetic does not need it normalized); a
-// shift above 30 gives acc · multiplier · 2^(shift - 31) saturated (the multiplier taken times
-// 2^(shift - 31) and clamped to ±2^31, which saturates exactly where the true value does); a shift
-// below -31 gives 0, the exact value (|SaturatingRoundingDoublingHighMul| < 2^31, divided by at
-// least 2^32 and rounded).
+// shift above 30 gives acc · multiplier · 2^(shift - 31) saturated; a shift below -31 gives 0, the
+// exact value (|SaturatingRoundingDoublingHighMul| < 2^31, divided by at least 2^32 and rounded).
 constexpr split_requantizer split(requantizer r) noexcept {
   refuse(status_of(r));
   if (r.shift < -31) return {0, 0, 0};
-  if (r.shift <= 30) return {r.multiplier, r.shift > 0 ? r.shift : 0, r.shift > 0 ? 0 : -r.shift};
-  const std::int32_t e = r.shift - 31;
-  const std::int64_t bound = std::int64_t{1} << 31,
-                     m = e >= 31 ? (r.multiplier > 0 ? bound : (r.multiplier < 0 ? -bound : 0))
-                                 : std::int64_t{r.multiplier} * (std::int64_t{1} << e);
-  return {m < -bound ? -bound : (m > bound ? bound : m), 31, 0};
+  if (r.shift > 30) return {r.multiplier, 31, r.shift - 31};
+  return {r.multiplier, r.shift > 0 ? r.shift : 0, r.shift > 0 ? 0 : -r.shift};
 }
 }  // namespace detail
 
