@@ -19,6 +19,24 @@ if(NOT DEFINED Python3_EXECUTABLE)
     set(Python3_EXECUTABLE "${cxmat_numpy_python3}" CACHE FILEPATH "Python 3 for cxmat's test scripts (with numpy and mpmath)")
   endif()
 endif()
+# Without numpy and mpmath the reference checks, the importer's tests and the safetensors test
+# would be skipped; configuring stops instead, unless skipping is asked for.
+option(CXMAT_ALLOW_SKIPPED_PYTHON_TESTS "Configure without a Python 3 that has numpy and mpmath (its tests are skipped)" OFF)
+if(Python3_EXECUTABLE)
+  execute_process(COMMAND "${Python3_EXECUTABLE}" -c "import numpy, mpmath" RESULT_VARIABLE cxmat_python_has_numpy
+                  OUTPUT_QUIET ERROR_QUIET)
+endif()
+if(NOT Python3_EXECUTABLE OR NOT cxmat_python_has_numpy EQUAL 0)
+  set(cxmat_python_message
+      "cxmat: no Python 3 with numpy and mpmath (tried ${Python3_EXECUTABLE} ${cxmat_path_python3} ${cxmat_system_python3}): "
+      "the tests that need them would be skipped. Install them (Debian: python3-numpy python3-mpmath, for /usr/bin/python3), "
+      "pass -DPython3_EXECUTABLE=<a python3 that has them>, or -DCXMAT_ALLOW_SKIPPED_PYTHON_TESTS=ON to skip those tests.")
+  if(CXMAT_ALLOW_SKIPPED_PYTHON_TESTS)
+    message(WARNING ${cxmat_python_message})
+  else()
+    message(FATAL_ERROR ${cxmat_python_message})
+  endif()
+endif()
 
 # A check that a generated reference file is current: `SCRIPT ARGS...` exits 0 when the committed
 # file equals what the script writes now, 77 when a module it needs is missing (skipped). The

@@ -41,9 +41,32 @@ constexpr std::int32_t shl_wrap(std::int32_t x, int e) {
   return static_cast<std::int32_t>(v >= (i128{1} << 31) ? v - (i128{1} << 32) : v);
 }
 
-// MultiplyByQuantizedMultiplier (double rounding).
+// MultiplyByQuantizedMultiplier (double rounding), shift in [-31, 30], any int32 multiplier.
+// For shift > 0 TFLite forms x·2^shift in int32 first, which overflows where |x·2^shift| >= 2^31
+// (undefined behaviour in C++; it wraps on the targets): here the product is exact in i128, and
+// the result is SaturatingRoundingDoublingHighMul's formula on it, nearest to x·2^shift·m/2^31 with
+// ties toward +inf, saturated to int32. The same value wherever TFLite's is defined.
 constexpr std::int32_t mbqm(std::int32_t acc, std::int32_t multiplier, int shift) {
-  return rdbpot(srdhm(shl_wrap(acc, shift > 0 ? shift : 0), multiplier), shift > 0 ? 0 : -shift);
+  if (shift > 0)
+    return saturate32(floor_div(i128{acc} * multiplier * (i128{1} << shift) + (i128{1} << 30), i128{1} << 31));
+  return rdbpot(srdhm(acc, multiplier), -shift);
+}
+
+// The same formula for any shift (what cxmat computes at run time for the shifts it refuses):
+// above 30, x·m·2^(shift - 31) exactly (an integer), saturated; below -31, srdhm(x, m) divided by
+// 2^-shift, rounded half away from zero.
+constexpr std::int32_t mbqm_any_shift(std::int32_t acc, std::int32_t multiplier, std::int64_t shift) {
+  if (shift >= -31 && shift <= 30) return mbqm(acc, multiplier, static_cast<int>(shift));
+  if (shift > 30) {
+    const i128 p = i128{acc} * multiplier;
+    if (p == 0) return 0;
+    if (shift - 31 > 64) return p > 0 ? 2147483647 : -2147483647 - 1;
+    return saturate32(p * (i128{1} << (shift - 31)));
+  }
+  const i128 h = srdhm(acc, multiplier), m = h < 0 ? -h : h;
+  if (-shift > 100) return 0;
+  const i128 r = floor_div(2 * m + (i128{1} << -shift), i128{1} << (1 - shift));
+  return static_cast<std::int32_t>(h < 0 ? -r : r);
 }
 
 constexpr std::int32_t clamp(std::int32_t v, std::int32_t lo, std::int32_t hi) {

@@ -9,7 +9,7 @@ graph), and the undefined symbols (what the layer needs from libgcc / libc).
 
   size.py [--cxx arm-none-eabi-g++] [--check] [--doc FILE | --write FILE]
 
---check also fails (exit 1) unless, on every core, the plain layer's code is <= 2048 bytes, its
+--check also fails (exit 1) unless, on every core, the plain layer's code is <= 2112 bytes, its
 deepest stack <= 1024 bytes, and it needs nothing beyond memcpy, memset and libgcc's integer
 routines (no heap, exceptions, RTTI, floating point or libm).
 
@@ -159,8 +159,8 @@ def main():
                     print(f"{'':14}   deepest stack of {entry}: {stack} B")
                 print(f"{'':14}   undefined: {' '.join(needs)}")
                 if build == "plain":
-                    if text > 2048:
-                        failures.append(f"{cpu}: code {text} B > 2048 B")
+                    if text > 2112:
+                        failures.append(f"{cpu}: code {text} B > 2112 B")
                     if max(stacks.values()) > 1024:
                         failures.append(f"{cpu}: stack {max(stacks.values())} B > 1024 B")
                 extra = set(needs) - (LAYERS_ALLOWED_UNDEFINED if module else ALLOWED_UNDEFINED)

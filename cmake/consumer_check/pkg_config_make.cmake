@@ -1,6 +1,6 @@
 # consumer.pkg_config_make: pkg-config reads only the installed cxmat.pc (PKG_CONFIG_LIBDIR), its
-# --cflags must name the installed include directory, and the Makefile that uses it must
-# cross-compile the consumer.
+# --cflags must name the installed include directory and C++20, and the Makefile that uses it
+# (with no -std of its own) must cross-compile the consumer.
 set(ENV{PKG_CONFIG_LIBDIR} "${PREFIX}/share/pkgconfig")
 set(ENV{PKG_CONFIG_PATH} "")
 execute_process(COMMAND ${PKG_CONFIG} --cflags cxmat RESULT_VARIABLE rc OUTPUT_VARIABLE cflags
@@ -8,7 +8,10 @@ execute_process(COMMAND ${PKG_CONFIG} --cflags cxmat RESULT_VARIABLE rc OUTPUT_V
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "pkg-config --cflags cxmat failed: ${err}")
 endif()
-string(REGEX REPLACE "^-I" "" include_dir "${cflags}")
+if(NOT cflags MATCHES "(^| )-std=c\\+\\+20( |$)")
+  message(FATAL_ERROR "pkg-config --cflags cxmat gave '${cflags}', without -std=c++20")
+endif()
+string(REGEX REPLACE "^-I([^ ]+).*$" "\\1" include_dir "${cflags}")
 file(REAL_PATH "${include_dir}" include_dir)
 file(REAL_PATH "${PREFIX}/include" want)
 if(NOT include_dir STREQUAL want OR NOT EXISTS "${include_dir}/cxmat/cxmat.hpp")

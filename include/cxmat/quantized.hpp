@@ -8,6 +8,7 @@
 #include <cxmat/quantized/add.hpp>
 #include <cxmat/quantized/attention.hpp>
 #include <cxmat/quantized/calibrate.hpp>
+#include <cxmat/quantized/check.hpp>
 #include <cxmat/quantized/decoder_layer.hpp>
 #include <cxmat/quantized/encoder_layer.hpp>
 #include <cxmat/quantized/group_linear.hpp>

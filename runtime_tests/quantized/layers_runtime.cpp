@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <random>
+#include <string>
 
 #include <cxmat/quantized.hpp>
 #include <cxmat/transformer.hpp>
@@ -396,4 +397,211 @@ TEST_CASE("calibrating a decoder layer refuses NaN and infinity, and names the t
          cal.tensor == q8::calibration_tensor::cross_attention_output));
   f = q8_test::random_decoder_layer<Float>(8);
   CHECK(calibrate().ok());
+}
+
+TEST_CASE("q8::check names the first hand-written parameter TFLite could not have made", "[q8][check]") {
+  using Float = cxmat::encoder_layer<double, 16, 2, 32>;
+  const auto xs = q8_test::random_inputs<double, 4, 8, 16>(11, 1.0);
+  const auto cal = q8::calibrate(xs, q8_test::random_encoder_layer<Float>(11));
+  REQUIRE(cal.ok());
+  CHECK(q8::check(cal.module).ok());
+  const auto field = [](const q8::parameter_check& c) { return std::string(c.field); };
+  auto l = cal.module;
+  l.linear1.channels.values[3] = {214748365, 0};  // round(0.1 · 2^31): not normalized
+  auto c = q8::check(l);
+  CHECK(c.status == q8::parameter_status::multiplier_not_normalized);
+  CHECK(field(c) == "linear1.channels");
+  CHECK(c.index == 3);
+  l = cal.module;
+  l.self_attn.output.output.shift = 40;
+  c = q8::check(l);
+  CHECK((c.status == q8::parameter_status::shift_out_of_range && field(c) == "self_attn.output.output"));
+  l = cal.module;
+  l.self_attn.channels.key[5].shift = -32;
+  c = q8::check(l);
+  CHECK((c.status == q8::parameter_status::shift_out_of_range && field(c) == "self_attn.channels.key" && c.index == 5));
+  l = cal.module;
+  l.self_attn.softmax.left_shift = 32;
+  c = q8::check(l);
+  CHECK((c.status == q8::parameter_status::softmax_left_shift_out_of_range && field(c) == "self_attn.softmax"));
+  l = cal.module;
+  l.add2.left_shift = 31;
+  c = q8::check(l);
+  CHECK((c.status == q8::parameter_status::add_left_shift_out_of_range && field(c) == "add2.left_shift"));
+  l = cal.module;
+  l.norm2.scale[15] = {1, 0};
+  c = q8::check(l);
+  CHECK((c.status == q8::parameter_status::multiplier_not_normalized && field(c) == "norm2.scale" && c.index == 15));
+  l = cal.module;
+  l.linear2.params.lhs_offset = 129;  // -z for z = -129: no int8 zero point
+  c = q8::check(l);
+  CHECK((c.status == q8::parameter_status::offset_out_of_range && field(c) == "linear2.params.lhs_offset"));
+  l = cal.module;
+  l.linear2.params.activation_min = 5, l.linear2.params.activation_max = 4;
+  c = q8::check(l);
+  CHECK((c.status == q8::parameter_status::activation_range_invalid && field(c) == "linear2.params.activation_min"));
+  // The first broken field in member order is the one reported.
+  l = cal.module;
+  l.norm1.scale[0] = {1, 0};
+  l.self_attn.query.output = {1 << 30, 31};
+  c = q8::check(l);
+  CHECK((c.status == q8::parameter_status::shift_out_of_range && field(c) == "self_attn.query.output"));
+  // Single parameter sets and requantizers.
+  CHECK(q8::check(q8::requantizer{1 << 30, 30}).ok());
+  CHECK(q8::check(q8::requantizer{214748365, 0}).status == q8::parameter_status::multiplier_not_normalized);
+  CHECK(q8::check(q8::make_softmax_params(0.1)).ok());
+  CHECK(q8::check(q8::softmax_params{1 << 30, 20, 1}).status == q8::parameter_status::softmax_diff_min_positive);
+  const q8::matmul_params p{0, 0, 0, {1 << 30, -3}};
+  CHECK(q8::check(p).ok());
+  CHECK(field(q8::check(q8::matmul_params{0, 0, 200, {1 << 30, -3}})) == "output_offset");
+}
+
+TEST_CASE("q8::check of a calibrated decoder layer, and of a broken cross-attention channel", "[q8][check][decoder]") {
+  using Float = cxmat::decoder_layer<double, 32, 4, 64>;
+  const auto xs = std::make_unique<dec_inputs>(q8_test::random_inputs<double, 10, dec_n, 32>(12, 1.0));
+  const auto ms = std::make_unique<dec_memories>(q8_test::random_inputs<double, 10, dec_s, 32>(13, 1.0));
+  const auto cal = calibrate_decoder<Float, false>(*xs, *ms, q8_test::random_decoder_layer<Float>(12));
+  REQUIRE(cal.ok());
+  CHECK(q8::check(cal.module).ok());
+  auto l = std::make_unique<decltype(cal.module)>(cal.module);
+  l->multihead_attn.channels.value[7] = {-(1 << 30) + 1, -4};
+  const auto c = q8::check(*l);
+  CHECK(c.status == q8::parameter_status::multiplier_not_normalized);
+  CHECK(std::string(c.field) == "multihead_attn.channels.value");
+  CHECK(c.index == 7);
+}
+
+TEST_CASE("calibration refuses, and names, a constant or all-zero set and a dominated weight", "[q8][refuse]") {
+  using Float = cxmat::encoder_layer<double, 16, 2, 32>;
+  const Float f = q8_test::random_encoder_layer<Float>(21);
+  cxmat::batch<double, 3, 4, 16> constant{}, zero{};
+  for (auto& x : constant.items) {
+    for (auto& row : x.elems) {
+      for (auto& v : row) v = 0.75;
+    }
+  }
+  auto cal = q8::calibrate(constant, f);
+  CHECK((cal.status == q8::calibration_status::zero_width_range && cal.tensor == q8::calibration_tensor::input));
+  CHECK(cal.report.count == 0);
+  cal = q8::calibrate(zero, f);
+  CHECK((cal.status == q8::calibration_status::zero_width_range && cal.tensor == q8::calibration_tensor::input));
+  const auto xs = q8_test::random_inputs<double, 3, 4, 16>(21, 1.0);
+  REQUIRE(q8::calibrate(xs, f).ok());
+  Float spoilt = f;
+  spoilt.linear1.weight(2, 9) = 1e6;  // the others are within about ±0.25
+  cal = q8::calibrate(xs, spoilt);
+  CHECK(
+      (cal.status == q8::calibration_status::dominated_range && cal.tensor == q8::calibration_tensor::linear1_weight));
+  // Two values of 1e6 are not one value dominating: the rule looks at the largest against the second.
+  spoilt.linear1.weight(3, 9) = -1e6;
+  CHECK(q8::calibrate(xs, spoilt).ok());
+  // One input value of 1e6 among values within ±1: the input's range is dominated.
+  auto outlier = xs;
+  outlier(1, 2, 3) = 1e6;
+  cal = q8::calibrate(outlier, f);
+  CHECK((cal.status == q8::calibration_status::dominated_range && cal.tensor == q8::calibration_tensor::input));
+  // The linear module and the attention refuse the same sets.
+  cxmat::linear_module<double, 16, 4> lin{};
+  for (std::size_t i = 0; i < 16; ++i) lin.weight(i, i % 4) = 0.5;
+  const auto lc = q8::calibrate(zero, lin);
+  CHECK((lc.status == q8::calibration_status::zero_width_range && lc.tensor == q8::calibration_tensor::input));
+  const auto ac = q8::calibrate<2>(constant, f.self_attn.w_q, f.self_attn.w_k, f.self_attn.w_v);
+  CHECK((ac.status == q8::calibration_status::zero_width_range && ac.tensor == q8::calibration_tensor::input));
+  // A decoder's constant memory is named as the memory.
+  using Dec = cxmat::decoder_layer<double, 16, 2, 32>;
+  cxmat::batch<double, 3, 5, 16> memories{};
+  for (auto& m : memories.items) {
+    for (auto& row : m.elems) {
+      for (auto& v : row) v = -2.0;
+    }
+  }
+  const auto dc = q8::calibrate(xs, memories, q8_test::random_decoder_layer<Dec>(22));
+  CHECK((dc.status == q8::calibration_status::zero_width_range && dc.tensor == q8::calibration_tensor::memory));
+}
+
+TEST_CASE("the calibration report: every quantized tensor's range, scale, use of int8 and clipping", "[q8][report]") {
+  const auto xs = q8_test::random_inputs<double, 3, 4, 16>(23, 1.0);
+  cxmat::linear_module<double, 16, 8> lin{};
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> u(-0.5, 0.25);
+  for (std::size_t i = 0; i < 16; ++i) {
+    for (std::size_t j = 0; j < 8; ++j) lin.weight(i, j) = u(rng);
+  }
+  const auto lc = q8::calibrate(xs, lin);
+  REQUIRE(lc.ok());
+  REQUIRE(lc.report.count == 3);
+  // The input's range, from the set directly; its quantization; its use of int8 by TFLite's formula.
+  double lo = xs(0, 0, 0), hi = lo, wlo = lin.weight(0, 0), whi = wlo;
+  for (std::size_t b = 0; b < 3; ++b) {
+    for (std::size_t i = 0; i < 4; ++i) {
+      for (std::size_t j = 0; j < 16; ++j) lo = std::min(lo, xs(b, i, j)), hi = std::max(hi, xs(b, i, j));
+    }
+  }
+  for (std::size_t i = 0; i < 16; ++i) {
+    for (std::size_t j = 0; j < 8; ++j) wlo = std::min(wlo, lin.weight(i, j)), whi = std::max(whi, lin.weight(i, j));
+  }
+  const auto steps = [](double v, double scale, std::int32_t zp) { return std::round(v / scale) + zp; };
+  const q8::tensor_report* in = lc.report.find(q8::calibration_tensor::input);
+  REQUIRE(in != nullptr);
+  CHECK((in->min == lo && in->max == hi));
+  CHECK((in->scale == lc.input.scale && in->zero_point == lc.input.zero_point));
+  CHECK(in->range_used == (steps(hi, in->scale, in->zero_point) - steps(lo, in->scale, in->zero_point)) / 255.0);
+  CHECK(in->range_used > 0.99);  // min/max calibration of a range around 0 fills int8
+  CHECK(in->clipped == 0);
+  const q8::tensor_report* w = lc.report.find(q8::calibration_tensor::linear_weight);
+  REQUIRE(w != nullptr);
+  CHECK((w->min == wlo && w->max == whi && w->zero_point == 0));
+  CHECK(w->scale == -wlo / 127.0);  // symmetric: the largest magnitude, here the most negative weight
+  // Lopsided weights in [-0.5, 0.25) use about (127 + 0.25 / 0.5 · 127) / 255 of int8.
+  CHECK(w->range_used == (127.0 + std::round(whi / w->scale)) / 255.0);
+  CHECK(w->range_used < 0.76);
+  const q8::tensor_report* out = lc.report.find(q8::calibration_tensor::output);
+  REQUIRE(out != nullptr);
+  CHECK((out->scale == lc.output.scale && out->zero_point == lc.output.zero_point && out->min < out->max));
+  CHECK(lc.report.find(q8::calibration_tensor::wq) == nullptr);
+
+  // An encoder layer reports every tensor it quantizes, in calibration order.
+  using Float = cxmat::encoder_layer<double, 16, 2, 32, cxmat::activation::gelu>;
+  const auto ec = q8::calibrate(xs, q8_test::random_encoder_layer<Float>(23));
+  REQUIRE(ec.ok());
+  using t = q8::calibration_tensor;
+  const t want[] = {t::input,
+                    t::attention_input,
+                    t::wq,
+                    t::wk,
+                    t::wv,
+                    t::query,
+                    t::key,
+                    t::value,
+                    t::scores,
+                    t::context,
+                    t::wo,
+                    t::attention_output,
+                    t::residual1,
+                    t::norm1_output,
+                    t::feed_forward_hidden,
+                    t::feed_forward_activation,
+                    t::linear1_weight,
+                    t::linear2_weight,
+                    t::feed_forward_output,
+                    t::residual2,
+                    t::output};
+  REQUIRE(ec.report.count == std::size(want));
+  for (std::size_t k = 0; k < std::size(want); ++k) {
+    REQUIRE(ec.report.tensors[k].tensor == want[k]);
+    REQUIRE(ec.report.tensors[k].min <= ec.report.tensors[k].max);
+    REQUIRE(ec.report.tensors[k].range_used > 0);
+    REQUIRE(ec.report.tensors[k].range_used <= 1);
+  }
+  CHECK(ec.report.find(t::input)->scale == ec.input.scale);
+  CHECK(ec.report.find(t::output)->scale == ec.output.scale);
+  CHECK(ec.report.find(t::output)->zero_point == ec.output.zero_point);
+  // A quantization that clips: an end of the range quantizing outside int8 is counted.
+  q8::calibration_report r{};
+  r.add(t::input, -1.0, 1.0, {1.0 / 127.0, 0});   // -127 .. 127: nothing clipped
+  r.add(t::output, -1.0, 2.0, {1.0 / 127.0, 0});  // 254 > 127: the top end clipped
+  r.add(t::query, -3.0, 3.0, {1.0 / 127.0, 0});   // both ends
+  CHECK((r.tensors[0].clipped == 0 && r.tensors[1].clipped == 1 && r.tensors[2].clipped == 2));
+  CHECK(r.tensors[0].range_used == 254.0 / 255.0);
+  CHECK(r.tensors[2].range_used == 1.0);
 }

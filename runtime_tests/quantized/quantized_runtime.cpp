@@ -90,8 +90,26 @@ TEST_CASE("requantize equals MultiplyByQuantizedMultiplier for every shift", "[q
   for (int t = 0; t < 200000; ++t) {
     const std::int32_t acc = edge_or_random(rng);
     const q8::requantizer r{t % 7 == 0 ? edge_or_random(rng) : mult(rng), static_cast<std::int32_t>(rng() % 62) - 31};
-    // A multiplier out of range (edge_or_random's 1, 3, INT32_MIN ...) is refused: the factor 0.
-    REQUIRE(q8::requantize(acc, r) == (normalized(r.multiplier) ? q8_ref::mbqm(acc, r.multiplier, r.shift) : 0));
+    // A multiplier that is not normalized (edge_or_random's 1, 3, INT32_MIN ...) is TFLite's
+    // arithmetic too (make_requantizer and q8::check refuse it where it is made).
+    REQUIRE(q8::requantize(acc, r) == q8_ref::mbqm(acc, r.multiplier, r.shift));
+    REQUIRE(q8::make_requantizer(r.multiplier, r.shift).ok() == normalized(r.multiplier));
+  }
+  // Left shifts whose acc · 2^shift overflows int32 saturate (TFLite's int32 product would wrap):
+  // 4 · 2^30 · 0.5 = 2^31, one past INT32_MAX, and -4 · 2^30 · 0.5 = INT32_MIN exactly.
+  CHECK(q8::requantize(4, {1 << 30, 30}) == max32);
+  CHECK(q8::requantize(-4, {1 << 30, 30}) == min32);
+  CHECK(q8::requantize(-5, {1 << 30, 30}) == min32);
+  CHECK(q8::requantize(3, {1 << 30, 30}) == 3 << 29);  // 1.5 · 2^30 fits: exact
+  CHECK(q8::requantize(max32, {max32, 30}) == max32);
+  CHECK(q8::requantize(1 << 29, {1 << 30, 3}) == max32);
+  CHECK(q8::requantize((1 << 29) + 1, {1 << 30, 2}) == (1 << 30) + 2);  // acc · 4 overflows, the result fits
+  for (std::int32_t shift = 1; shift <= 30; ++shift) {
+    for (const std::int32_t acc : {min32, -1000000, -3, -1, 0, 1, 2, 77, 1 << 20, max32}) {
+      for (const std::int32_t m : {1 << 30, 1717986918, max32, -(1 << 30), -max32, 214748365}) {
+        REQUIRE(q8::requantize(acc, {m, shift}) == q8_ref::mbqm(acc, m, shift));
+      }
+    }
   }
 }
 
@@ -389,38 +407,77 @@ TEST_CASE("refused values give documented results, never undefined behaviour", "
       REQUIRE(r.shift <= 30);
     }
   }
-  SECTION("requantize clamps a shift outside [-31, 30]") {
+  SECTION("requantize computes a shift outside [-31, 30] exactly, saturated: never a clamp") {
     std::mt19937_64 rng(10);
     for (int t = 0; t < 10000; ++t) {
       const std::int32_t acc = edge_or_random(rng), m = edge_or_random(rng);
       const auto shift = static_cast<std::int32_t>(rng() % 200) - 100;
-      const int clamped = shift > 30 ? 30 : (shift < -31 ? -31 : shift);
-      REQUIRE(q8::requantize(acc, {m, shift}) == (normalized(m) ? q8_ref::mbqm(acc, m, clamped) : 0));
+      REQUIRE(q8::requantize(acc, {m, shift}) == q8_ref::mbqm_any_shift(acc, m, shift));
     }
-    CHECK(q8::requantize(7, {1 << 30, 40}) == q8_ref::mbqm(7, 1 << 30, 30));
-    CHECK(q8::requantize(max32, {max32, min32}) == 1);  // shift -31: 2^31 · 2^-31 rounded
-  }
-  SECTION("requantize and the products refuse a multiplier out of range: the factor 0") {
-    for (const std::int32_t m : {1, -1, 3, 12345, (1 << 30) - 1, -(1 << 30) + 1, min32}) {
-      CHECK_FALSE(q8::valid_requantizer({m, 0}));
-      for (const std::int32_t acc : {0, 1, -1, 1000, min32, max32}) {
-        for (const std::int32_t shift : {-31, -1, 0, 1, 30, 99}) REQUIRE(q8::requantize(acc, {m, shift}) == 0);
+    for (const std::int32_t shift : {31, 32, 40, 61, 62, 63, 64, 100, max32, -32, -33, -64, min32}) {
+      for (const std::int32_t acc : {min32, -7, -1, 0, 1, 7, max32}) {
+        for (const std::int32_t m : {0, 1, -1, 1 << 30, max32, min32, 214748365}) {
+          REQUIRE(q8::requantize(acc, {m, shift}) == q8_ref::mbqm_any_shift(acc, m, shift));
+        }
       }
     }
-    // The edges that stay: 2^30, 2^31 - 1 and their negatives, against the reference.
-    for (const std::int32_t m : {1 << 30, max32, -(1 << 30), -max32}) {
-      CHECK(q8::valid_requantizer({m, -3}));
-      CHECK(q8::requantize(123456, {m, -3}) == q8_ref::mbqm(123456, m, -3));
+    CHECK(q8::requantize(7, {1 << 30, 40}) == max32);  // 7 · 2^30 · 2^(40 - 31), saturated
+    CHECK(q8::requantize(1, {1, 31}) == 1);            // 1 · 1 · 2^0
+    CHECK(q8::requantize(-1, {1 << 30, 62}) == min32);
+    CHECK(q8::requantize(max32, {max32, -32}) == 0);
+    CHECK(q8::requantize(max32, {max32, min32}) == 0);
+  }
+  SECTION("a multiplier that is not normalized: TFLite's arithmetic, refused where it is made") {
+    // 0.1 · 2^31 with shift 0: not what QuantizeMultiplier makes (it gives {1717986918, -3}), but
+    // TFLite's formula is defined for it: 1000 · 0.1 = 100 (formerly 0, a silent wrong result).
+    CHECK(q8::requantize(1000, {214748365, 0}) == 100);
+    CHECK(q8::requantize(1000, {214748365, 0}) == q8_ref::mbqm(1000, 214748365, 0));
+    const q8::checked_requantizer made = q8::make_requantizer(214748365, 0);
+    CHECK_FALSE(made.ok());
+    CHECK(made.status == q8::requantizer_status::multiplier_not_normalized);
+    CHECK(made.value == q8::requantizer{0, 0});
+    for (const std::int32_t m : {1, -1, 3, 12345, (1 << 30) - 1, -(1 << 30) + 1, min32}) {
+      CHECK_FALSE(q8::valid_requantizer({m, 0}));
+      CHECK(q8::make_requantizer(m, 0).status == q8::requantizer_status::multiplier_not_normalized);
+      for (const std::int32_t acc : {0, 1, -1, 1000, min32, max32}) {
+        for (const std::int32_t shift : {-31, -1, 0, 1, 30}) {
+          REQUIRE(q8::requantize(acc, {m, shift}) == q8_ref::mbqm(acc, m, shift));
+        }
+      }
     }
-    // A product with a hand-written multiplier out of range: every output the output offset (3),
-    // then clamped ([5, 127] in the second).
+    for (const std::int32_t shift : {31, 40, -32, max32, min32}) {
+      CHECK(q8::make_requantizer(1 << 30, shift).status == q8::requantizer_status::shift_out_of_range);
+      CHECK(q8::make_requantizer(1 << 30, shift).value == q8::requantizer{0, 0});
+    }
+    // The multiplier is reported first when both are wrong.
+    CHECK(q8::make_requantizer(5, 40).status == q8::requantizer_status::multiplier_not_normalized);
+    // The edges that stay: 2^30, 2^31 - 1 and their negatives, 0, and shifts -31 and 30.
+    for (const std::int32_t m : {0, 1 << 30, max32, -(1 << 30), -max32}) {
+      for (const std::int32_t shift : {-31, -3, 0, 30}) {
+        const q8::checked_requantizer r = q8::make_requantizer(m, shift);
+        REQUIRE(r.ok());
+        REQUIRE(r.value == q8::requantizer{m, shift});
+        REQUIRE(q8::requantize(123456, r.value) == q8_ref::mbqm(123456, m, shift));
+      }
+    }
+    // A product with a hand-written multiplier that is not normalized: the reference's result.
     const matrix<std::int8_t, 2, 3> a{{{1, -2, 3}, {127, -128, 0}}};
     const matrix<std::int8_t, 2, 3> bt{{{4, 5, 6}, {-7, 8, -9}}};
     const matrix<std::int32_t, 1, 2> bias{{{100, -100}}};
-    const q8::matmul_params p{1, -2, 3, {12345, 0}}, relu{1, -2, 3, {-5, 4}, 5, 127};
-    CHECK(q8::matmul_transposed(a, bt, p) == matrix<std::int8_t, 2, 2>{{{3, 3}, {3, 3}}});
-    CHECK(q8::matmul_transposed(a, bt, bias, p) == matrix<std::int8_t, 2, 2>{{{3, 3}, {3, 3}}});
-    CHECK(q8::matmul_transposed(a, bt, bias, relu) == matrix<std::int8_t, 2, 2>{{{5, 5}, {5, 5}}});
+    const q8::matmul_params p{1, -2, 3, {214748365, 0}}, relu{1, -2, 3, {214748365, 4}, 5, 127};
+    for (const q8::matmul_params& params : {p, relu}) {
+      matrix<std::int8_t, 2, 2> want{}, want_bias{};
+      const q8_ref::product rp{params.lhs_offset,        params.rhs_offset,   params.output_offset,
+                               params.output.multiplier, params.output.shift, params.activation_min,
+                               params.activation_max};
+      q8_ref::matmul_t(&a.elems[0][0], &bt.elems[0][0], nullptr, 2, 2, 3, rp, &want.elems[0][0]);
+      q8_ref::matmul_t(&a.elems[0][0], &bt.elems[0][0], bias.elems[0], 2, 2, 3, rp, &want_bias.elems[0][0]);
+      CHECK(q8::matmul_transposed(a, bt, params) == want);
+      CHECK(q8::matmul_transposed(a, bt, bias, params) == want_bias);
+    }
+    // By hand: (1 + 1)(4 - 2) + (-2 + 1)(5 - 2) + (3 + 1)(6 - 2) = 4 - 3 + 16 = 17, + 100 = 117,
+    // · 0.1 = 11.7 -> 12, + 3 = 15.
+    CHECK(q8::matmul_transposed(a, bt, bias, p).elems[0][0] == 15);
   }
   SECTION("softmax refuses a multiplier out of range, clamps the shift, and keeps diff_min in range") {
     const matrix<std::int8_t, 1, 4> row{{{10, 7, 6, -128}}};
@@ -429,12 +486,17 @@ TEST_CASE("refused values give documented results, never undefined behaviour", "
       q8_ref::softmax(row.elems[0], want.elems[0], 4, nullptr, rp);
       return want;
     };
-    // The multiplier counts as 0: every entry from diff_min up has exp(0), equal shares. By hand:
-    // three entries, 256/3 = 85.3 steps each, -128 + 85 = -43; the fourth is cut off (d = -138).
-    for (const std::int32_t m : {1, (1 << 30) - 1, -(1 << 30), min32}) {
+    // A negative multiplier counts as 0: every entry from diff_min up has exp(0), equal shares. By
+    // hand: three entries, 256/3 = 85.3 steps each, -128 + 85 = -43; the fourth is cut off (d = -138).
+    for (const std::int32_t m : {-(1 << 30), min32, -1}) {
       CHECK_FALSE(q8::valid_softmax_params({m, 20, -4}));
       CHECK(q8::softmax_rows(row, {m, 20, -4}) == matrix<std::int8_t, 1, 4>{{{-43, -43, -43, -128}}});
       CHECK(q8::softmax_rows(row, {m, 20, -4}) == ref({0, 20, -4}));
+    }
+    // A positive one below 2^30 is TFLite's arithmetic as it stands.
+    for (const std::int32_t m : {1, 12345, (1 << 30) - 1}) {
+      CHECK_FALSE(q8::valid_softmax_params({m, 20, -4}));
+      CHECK(q8::softmax_rows(row, {m, 20, -4}) == ref({m, 20, -4}));
     }
     // A left shift outside [0, 31] is clamped (31 keeps only d >= -(2^31 - 1) / 2^31, i.e. d = 0).
     CHECK(q8::softmax_rows(row, {1 << 30, 40, -200}) == ref({1 << 30, 31, 0}));
@@ -498,27 +560,38 @@ TEST_CASE("refused values give documented results, never undefined behaviour", "
     CHECK((c4.status == q8::calibration_status::non_finite_range && c4.tensor == q8::calibration_tensor::query));
   }
   SECTION("calibrate reports how much of the int8 range each weight tensor uses") {
-    // 256 weights uniform in [-1, 1] and the same with one outlier of 1e6 (the outlier's scale
-    // 1e6 / 127 rounds every other weight to 0).
+    // 256 weights uniform in [-1, 1] and the same with one outlier of 50 (the outlier's scale
+    // 50 / 127 rounds every weight below 0.2 in magnitude to 0; 50 is below the dominance rule's
+    // 64 times the next largest weight, so calibration keeps it). With an outlier of 1e6 the rule
+    // refuses the tensor (dominated_range, named wq).
     q8_test::lcg g{11};
     const auto w = q8_test::random_matrix<matrix<double, 16, 16>>(g, 1.0);
     auto w_out = w;
-    w_out(3, 7) = 1e6;
+    w_out(3, 7) = 50;
     cxmat::batch<double, 4, 8, 16> xs{};  // the shapes of check_random_layer<8, 16, 2, 16>
     for (auto& x : xs.items) x = q8_test::random_matrix<matrix<double, 8, 16>>(g, 1.0);
     const auto fine = q8::calibrate<2>(xs, w, w, w, w);
     const auto spoilt = q8::calibrate<2>(xs, w_out, w, w, w);
+    REQUIRE(spoilt.ok());
     std::size_t nonzero = 0;
-    double mean = 0;
-    const double scale = q8::choose_symmetric_quantization(1e6).scale;
+    double mean = 0, mean_spoilt = 0;
+    const double scale = 50.0 / 127.0;
     for (std::size_t i = 0; i < 16; ++i) {
       for (std::size_t j = 0; j < 16; ++j) {
         nonzero += w_out(i, j) != 0 && std::round(w_out(i, j) / scale) == 0 ? 1U : 0U;
         mean += std::abs(std::round(w(i, j) / fine.wq.scale)) / 256.0;
+        mean_spoilt += std::abs(std::round(w_out(i, j) / scale)) / 256.0;
       }
     }
-    CHECK(spoilt.wq_use == q8::weight_use{256, nonzero, 127.0 / 256.0});
-    CHECK(spoilt.wq_use.zeroed == 255);
+    CHECK(spoilt.wq_use.elements == 256);
+    CHECK(spoilt.wq_use.zeroed == nonzero);
+    CHECK(nonzero > 20);
+    CHECK(std::abs(spoilt.wq_use.mean_abs_q - mean_spoilt) < 1e-9);
+    auto w_dominated = w;
+    w_dominated(3, 7) = 1e6;
+    const auto refused = q8::calibrate<2>(xs, w_dominated, w, w, w);
+    CHECK(refused.status == q8::calibration_status::dominated_range);
+    CHECK(refused.tensor == q8::calibration_tensor::wq);
     CHECK(fine.wq_use.zeroed == 0);
     CHECK(std::abs(fine.wq_use.mean_abs_q - mean) < 1e-9);
     CHECK(fine.wk_use == fine.wq_use);

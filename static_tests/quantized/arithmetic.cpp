@@ -3,6 +3,7 @@
 // cut-off, activation clamping) and agreement with the independent reference.
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include <cxmat/quantized.hpp>
 
@@ -60,13 +61,30 @@ static_assert(q8::quantize_multiplier(0.0) == q8::requantizer{0, 0});
 // MultiplyByQuantizedMultiplier: double rounding is the reference behaviour.
 static_assert(q8::requantize(100, {1 << 30, 0}) == 50);
 static_assert(q8::requantize(6, {1 << 30, -1}) == 2 && q8::requantize(-6, {1 << 30, -1}) == -2);  // ±1.5
-static_assert(q8::requantize(1, {1610612736, -1}) == 1);     // 0.375: 0.75 -> 1, then 0.5 -> 1 (single rounding: 0)
-static_assert(q8::requantize(1 << 30, {1 << 30, 2}) == 0);   // the left shift wraps, as on the targets
+static_assert(q8::requantize(1, {1610612736, -1}) == 1);        // 0.375: 0.75 -> 1, then 0.5 -> 1 (single rounding: 0)
+static_assert(q8::requantize(1 << 30, {1 << 30, 2}) == max32);  // 2^31 saturates (TFLite's int32 product wraps to 0)
+static_assert(q8::requantize(4, {1 << 30, 30}) == max32 && q8::requantize(-4, {1 << 30, 30}) == min32);
+static_assert(q8::requantize(4, {1 << 30, 30}) == q8_ref::mbqm(4, 1 << 30, 30));
+static_assert(q8::requantize(3, {1 << 30, 30}) == 3 << 29);
 static_assert(q8::requantize(-7, {1 << 30, 3}) == -28);      // -7 · 4
 static_assert(q8::requantize(100, {-(1 << 30), 0}) == -50);  // a negative factor, as quantize_multiplier(-0.5)
 
 // What a requantizer may hold: multiplier 0 or |multiplier| in [2^30, 2^31), shift in [-31, 30]
-// (anything else is refused where it is used: compile_fail 46 and 52, and the run-time tests).
+// (anything else is refused where it is made, by make_requantizer and q8::check, and where it is
+// used in a constant expression: compile_fail 46, 52 and 63, and the run-time tests).
+static_assert(q8::make_requantizer(1 << 30, 30).ok() &&
+              q8::make_requantizer(1 << 30, 30).value == q8::requantizer{1 << 30, 30});
+static_assert(q8::status_of({214748365, 0}) == q8::requantizer_status::multiplier_not_normalized);
+static_assert(q8::status_of({1 << 30, 40}) == q8::requantizer_status::shift_out_of_range);
+static_assert(q8::status_of({1 << 30, -32}) == q8::requantizer_status::shift_out_of_range);
+// make_requantizer of a broken requantizer is not a constant expression (its named error).
+template <std::int32_t M, std::int32_t S>
+concept constant_requantizer = requires {
+  typename std::integral_constant<bool, q8::make_requantizer(M, S).ok()>;
+};
+static_assert(constant_requantizer<1 << 30, 30> && constant_requantizer<0, -31> && constant_requantizer<-max32, 0>);
+static_assert(!constant_requantizer<214748365, 0> && !constant_requantizer<1 << 30, 40> &&
+              !constant_requantizer<1 << 30, -32>);
 static_assert(q8::valid_requantizer({0, 0}) && q8::valid_requantizer({0, -31}) && q8::valid_requantizer({1 << 30, 30}));
 static_assert(q8::valid_requantizer({max32, -31}) && q8::valid_requantizer({-max32, 0}) &&
               q8::valid_requantizer({-(1 << 30), 0}));

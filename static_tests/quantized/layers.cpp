@@ -3,6 +3,7 @@
 // for element to the independent reference (test_support/tflite_reference.hpp, composed step by
 // step in layer_support.hpp).
 #include <cstdint>
+#include <type_traits>
 
 #include <cxmat/quantized.hpp>
 #include <cxmat/transformer.hpp>
@@ -163,5 +164,50 @@ CXMAT_ASSERT_REJECTED([](const auto& x, const auto& m, const auto& l) {
 CXMAT_ASSERT_REJECTED([](const auto& x, const auto& m, const auto& l) {
   return !requires { q8::cross_attention(x, m, l); };
 }(matrix<std::int8_t, 4, 8>{}, matrix<std::int8_t, 3, 6>{}, dec_post_cal.module.multihead_attn));
+
+// q8::check: what calibration makes passes, in the compiler too; a hand-written mistake in a
+// constexpr module is not a constant expression (its named error), and is found at run time
+// (runtime_tests/quantized/layers_runtime.cpp).
+static_assert(q8::check(post_cal.module).ok() && q8::check(pre_cal.module).ok());
+static_assert(q8::check(dec_post_cal.module).ok() && q8::check(dec_pre_cal.module).ok());
+static_assert(q8::check(lin_cal.module).ok() && q8::check(ln16).ok() && q8::check(add_p).ok());
+template <std::int32_t Shift>
+constexpr auto with_linear1_shift() {
+  auto l = post_cal.module;
+  l.linear1.channels.values[2].shift = Shift;
+  return l;
+}
+template <std::int32_t Shift>
+concept checks_in_the_compiler = requires {
+  typename std::integral_constant<bool, q8::check(with_linear1_shift<Shift>()).ok()>;
+};
+static_assert(checks_in_the_compiler<-5> && !checks_in_the_compiler<31> && !checks_in_the_compiler<-32>);
+
+// Calibration in the compiler refuses a constant set, an all-zero set and a linear1 weight of 1e6
+// among weights within ±0.5: not constant expressions (their named errors, whose text
+// compile_fail 64 and 65 check), while the set and layer as generated calibrate.
+template <int Case>
+constexpr bool calibrates() {
+  auto set = set8;
+  auto f = q8_test::random_encoder_layer<post_relu>(11);
+  if constexpr (Case == 1) {
+    for (auto& x : set.items) {
+      for (auto& row : x.elems) {
+        for (auto& v : row) v = 0.5;
+      }
+    }
+  } else if constexpr (Case == 2) {
+    set = {};
+  } else if constexpr (Case == 3) {
+    f.linear1.weight(1, 2) = 1e6;
+  }
+  return q8::calibrate(set, f).ok();
+}
+template <int Case>
+concept calibrates_in_the_compiler = requires {
+  typename std::integral_constant<bool, calibrates<Case>()>;
+};
+static_assert(calibrates_in_the_compiler<0> && calibrates<0>());
+static_assert(!calibrates_in_the_compiler<1> && !calibrates_in_the_compiler<2> && !calibrates_in_the_compiler<3>);
 
 }  // namespace q8_static_layers

@@ -49,6 +49,16 @@ namespace cxmat::detail {
 // and Clang 14 rejects it.)
 constexpr bool in_constant_evaluation() noexcept { return std::is_constant_evaluated(); }
 
+// The one way a layer names an error of constant evaluation: refuse_in_constant_evaluation<Error>()
+// stops a constant expression by calling Error, a function declared without constexpr whose name
+// is the message (every compiler quotes it: "call to non-constexpr function 'void
+// cxmat::q8::detail::requantizer_shift_must_be_in_minus_31_to_30()'"); at run time it does
+// nothing, and the caller goes on to its documented run-time result (a status, a defined value).
+template <auto Error>
+constexpr void refuse_in_constant_evaluation() noexcept {
+  if (in_constant_evaluation()) Error();
+}
+
 // Whether multiply_add<T> fuses (see CXMAT_DETAIL_EXPLICIT_FMA): only for float and double.
 template <class T>
 inline constexpr bool explicit_fma = (std::is_same_v<T, double> && CXMAT_DETAIL_EXPLICIT_FMA != 0) ||
@@ -90,6 +100,19 @@ constexpr T multiply_add_scalar(T a, T b, T c) noexcept {
   }
 }
 
+// The switch between a computation's two forms (by_evaluation, below) as a condition, for a kernel
+// that branches to a function instead of passing lambdas (where -Os does not inline a lambda, its
+// closure costs code and stack: 272 bytes of code in the int8 layer on Cortex-M4): true outside
+// constant evaluation when HasRunTimeForm.
+template <bool HasRunTimeForm>
+constexpr bool run_time_form() noexcept {
+  if constexpr (HasRunTimeForm) {
+    return !in_constant_evaluation();
+  } else {
+    return false;
+  }
+}
+
 // The one switch between a computation's two forms. Every computation that has a faster
 // run-time form than the constant-evaluation one (the run-time kernels and loops, the hardware
 // square root) goes through here: by_evaluation<HasRunTimeForm>(run_time, constant) calls
@@ -101,7 +124,7 @@ constexpr T multiply_add_scalar(T a, T b, T c) noexcept {
 template <bool HasRunTimeForm, class RunTime, class Constant>
 constexpr decltype(auto) by_evaluation(const RunTime& run_time, const Constant& constant) noexcept {
   if constexpr (HasRunTimeForm) {
-    if (!in_constant_evaluation()) return run_time();
+    if (run_time_form<true>()) return run_time();
   }
   return constant();
 }

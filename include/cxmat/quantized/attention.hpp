@@ -147,11 +147,12 @@ constexpr void heads_by_row(const std::int8_t (*x)[DModel], const std::int8_t (*
   matmul_transposed_kernel(rows_of<DModel>{kv, 0}, rows_of<DModel>{l.wv.elems, 0}, S, vw, DModel, l.bv.elems[0],
                            l.value, v, 0, l.channels.v());
 #if CXMAT_DETAIL_DSP
+  // With the DSP extension, V transposed once so that P·V's products are rows too, which the
+  // product kernel's switch gives the dual multiply-accumulate at run time (in constant evaluation
+  // the same sums by its loops; the copy costs S·H·d_v steps there).
   std::int8_t vt[vw][S];
-  if (!std::is_constant_evaluated()) {
-    for (std::size_t j = 0; j < S; ++j) {
-      for (std::size_t t = 0; t < vw; ++t) vt[t][j] = v[j][t];
-    }
+  for (std::size_t j = 0; j < S; ++j) {
+    for (std::size_t t = 0; t < vw; ++t) vt[t][j] = v[j][t];
   }
 #endif
   const softmax_params sm = checked_softmax_params(l.softmax);
@@ -167,16 +168,13 @@ constexpr void heads_by_row(const std::int8_t (*x)[DModel], const std::int8_t (*
       if constexpr (!std::is_same_v<Probs, std::nullptr_t>) {
         for (std::size_t j = 0; j < S; ++j) probs->items[h].elems[i][j] = p[0][j];
       }
-      // C_i(h·DV + j) = Σ_t p(t)·V(t, h·DV + j): V read down its columns.
+      // C_i(h·DV + j) = Σ_t p(t)·V(t, h·DV + j): V read down its columns, or along the rows of
+      // its transpose with the DSP extension.
 #if CXMAT_DETAIL_DSP
-      // With the DSP extension at run time, V transposed once (above) so that P·V's products
-      // take the dual multiply-accumulate too.
-      if (!std::is_constant_evaluated()) {
-        matmul_transposed_kernel(rows_of<S>{p, 0}, rows_of<S>{vt + h * DV, 0}, 1, DV, S, nullptr, l.context, c, h * DV);
-        continue;
-      }
-#endif
+      matmul_transposed_kernel(rows_of<S>{p, 0}, rows_of<S>{vt + h * DV, 0}, 1, DV, S, nullptr, l.context, c, h * DV);
+#else
       matmul_transposed_kernel(rows_of<S>{p, 0}, columns_of<vw>{v, h * DV}, 1, DV, S, nullptr, l.context, c, h * DV);
+#endif
     }
     emit(i, c);
   }

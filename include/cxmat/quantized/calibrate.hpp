@@ -35,7 +35,25 @@ enum class calibration_status : std::uint8_t {
   non_finite_input,   // a NaN or infinite entry in the representative inputs xs
   non_finite_weight,  // a NaN or infinite weight
   non_finite_range,   // finite inputs and weights, but a computed tensor leaves double's range
+  zero_width_range,   // an input or computed tensor whose every calibration value is the same (all zero, constant)
+  dominated_range,    // one value sets the tensor's range: its magnitude is more than
+                      // CXMAT_Q8_CALIBRATION_DOMINANCE times the next largest (which is not 0)
 };
+
+/// The dominance rule of calibration (calibration_status::dominated_range): a tensor is refused
+/// when its largest magnitude |x| is more than this many times its second largest magnitude and
+/// that one is not 0 (a value that occurs twice is its own second). With min/max calibration the
+/// largest value sets the scale, so every other value then lies within 1/K of the range: for
+/// weights (symmetric, 127 steps) at most 127/K steps, for activations at most 255/K, their
+/// information mostly lost. 64 leaves the others 2 (weights) to 4 (activations) steps at most;
+/// genuine tensors come nowhere near it (random weights: a ratio of about 1.1, trained ones
+/// rarely above 2). A tensor whose other values are all 0 loses nothing and is kept. The rule
+/// looks at the single largest value only: two equal outliers are not caught (one pass, two
+/// comparisons per value, for the constant evaluator). Override with -DCXMAT_Q8_CALIBRATION_DOMINANCE=K.
+#if !defined(CXMAT_Q8_CALIBRATION_DOMINANCE)
+#define CXMAT_Q8_CALIBRATION_DOMINANCE 64
+#endif
+inline constexpr double calibration_dominance = CXMAT_Q8_CALIBRATION_DOMINANCE;
 
 /// The tensors calibrate reads or computes, for calibration_status and the named errors.
 enum class calibration_tensor : std::uint8_t {
@@ -87,7 +105,68 @@ enum class calibration_tensor : std::uint8_t {
   norm3_output,
   norm3_weight,
   norm3_bias,
-  memory  // a cross-attention's (a decoder layer's) representative memories
+  memory,                  // a cross-attention's (a decoder layer's) representative memories
+  feed_forward_activation  // in a calibration report: the hidden layer after an activation other than ReLU
+};
+
+/// One tensor's calibration, for the calibration report: the observed range [min, max] over the
+/// representative set (weights: the whole tensor), its quantization (weights: the per-tensor
+/// scale, the largest channel's with per-channel weights), `range_used` the share of the 255
+/// int8 steps the observed range spans once quantized ((q(max) - q(min)) / 255: 1 for a range
+/// that fills int8, less where the range was widened to contain 0 or weights are lopsided), and
+/// `clipped` how many calibration values quantize outside [-128, 127] and are clamped. Only the
+/// ends of the range can be (by the zero point's rounding, half a step at most), and computed
+/// tensors are not stored, so `clipped` counts the ends, min and max, that are: 0 means no value
+/// was clipped, 1 or 2 that the values at that end lost up to half a step.
+struct tensor_report {
+  calibration_tensor tensor = calibration_tensor::none;
+  double min = 0, max = 0, scale = 0;
+  std::int32_t zero_point = 0;
+  double range_used = 0;
+  std::size_t clipped = 0;
+  friend constexpr bool operator==(const tensor_report&, const tensor_report&) = default;
+};
+
+/// The calibration report of a module: one tensor_report per quantized tensor (inputs, weights
+/// and computed tensors; biases are int32 and not reported), in calibration order. Empty when
+/// calibration refused a tensor.
+struct calibration_report {
+  static constexpr std::size_t capacity = 40;
+  tensor_report tensors[capacity]{};
+  std::size_t count = 0;
+  /// The report of tensor t (the first, for the names an attention's inner tensors share), or
+  /// nullptr when t was not quantized.
+  constexpr const tensor_report* find(calibration_tensor t) const noexcept {
+    for (std::size_t k = 0; k < count; ++k) {
+      if (tensors[k].tensor == t) return &tensors[k];
+    }
+    return nullptr;
+  }
+  /// Adds the tensor t observed in [lo, hi] and quantized with q.
+  constexpr void add(calibration_tensor t, double lo, double hi, quantization q) noexcept {
+    if (count == capacity) return;
+    const auto steps = [&q](double v) {
+      const double r = v / q.scale;
+      return detail::round_half_away(r < -1e9 ? -1e9 : (r > 1e9 ? 1e9 : r)) + q.zero_point;
+    };
+    const std::int64_t qlo = steps(lo), qhi = steps(hi);
+    const std::int64_t clo = qlo < -128 ? -128 : qlo, chi = qhi > 127 ? 127 : qhi;
+    tensors[count++] = {t,
+                        lo,
+                        hi,
+                        q.scale,
+                        q.zero_point,
+                        static_cast<double>(chi - clo) / 255.0,
+                        (qlo < -128 ? 1U : 0U) + (qhi > 127 ? 1U : 0U)};
+  }
+  /// Appends another report's tensors (an inner attention's), renamed by rename.
+  template <class Rename>
+  constexpr void append(const calibration_report& other, Rename rename) noexcept {
+    for (std::size_t k = 0; k < other.count && count < capacity; ++k) {
+      tensors[count] = other.tensors[k];
+      tensors[count++].tensor = rename(other.tensors[k].tensor);
+    }
+  }
 };
 
 /// How much of the int8 range a weight tensor uses, to make outliers visible: with symmetric
@@ -126,6 +205,7 @@ struct module_calibration {
   calibration_status status = calibration_status::ok;
   calibration_tensor tensor = calibration_tensor::none;
   std::size_t item = 0, row = 0, col = 0;
+  calibration_report report{};  // every quantized tensor's range, scale, use of int8 and clipping
   constexpr bool ok() const noexcept { return status == calibration_status::ok; }
 };
 
@@ -162,6 +242,7 @@ struct calibration {
   matrix<double, 1, Layer::heads * Layer::d_k> wq_scales{}, wk_scales{};
   matrix<double, 1, Layer::heads * Layer::d_v> wv_scales{};
   matrix<double, 1, detail::out_width_of<Layer>()> wo_scales{};
+  calibration_report report{};  // every quantized tensor's range, scale, use of int8 and clipping
   constexpr bool ok() const noexcept { return status == calibration_status::ok; }
 };
 
@@ -173,12 +254,16 @@ namespace detail {
 // item, row, col)'.
 template <calibration_tensor T>
 inline void calibrate_refuses_nan_or_infinity_in() noexcept {}
+template <calibration_tensor T>
+inline void calibrate_refuses_zero_width_range_of() noexcept {}  // all zero, or one constant
+template <calibration_tensor T>
+inline void calibrate_refuses_range_dominated_by_one_value_of() noexcept {}  // CXMAT_Q8_CALIBRATION_DOMINANCE
 
 template <calibration_tensor T>
 constexpr bool element_must_be_finite(double v, std::size_t item, std::size_t row, std::size_t col) noexcept {
   if (v >= std::numeric_limits<double>::lowest() && v <= std::numeric_limits<double>::max()) return true;
   static_cast<void>(item), static_cast<void>(row), static_cast<void>(col);
-  if (std::is_constant_evaluated()) calibrate_refuses_nan_or_infinity_in<T>();
+  cxmat::detail::refuse_in_constant_evaluation<calibrate_refuses_nan_or_infinity_in<T>>();
   return false;
 }
 
@@ -214,21 +299,82 @@ constexpr calibration<Layer> refused(const refusal& r) noexcept {
   return c;
 }
 
+// Whether the largest magnitude first dominates the second largest, second (calibration_dominance).
+constexpr bool dominates(double first, double second) noexcept {
+  return second > 0 && first > calibration_dominance * second;
+}
+
 struct range {
   double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
-  // A NaN sticks in lo (v != v), so a range that met one is refused below; one statement per
+  double first = 0, second = 0;  // the two largest magnitudes |v| (a repeated value fills both)
+  // A NaN sticks in lo (v != v), so a range that met one is refused below; few statements per
   // value for the constant evaluator's step count.
   constexpr void add(double v) noexcept {
+    const double a = v < 0 ? -v : v;
+    second = a > first ? first : (a > second ? a : second);
+    first = a > first ? a : first;
     lo = v < lo || v != v ? v : lo;
     hi = v > hi ? v : hi;
   }
   constexpr bool finite() const noexcept {
     return lo > hi || (lo >= std::numeric_limits<double>::lowest() && hi <= std::numeric_limits<double>::max());
   }
+  // ok, or why the range cannot be calibrated (a range that saw no value, as a pre-norm layer's
+  // unused sums, is ok: nothing is quantized with it).
+  constexpr calibration_status status() const noexcept {
+    if (!finite()) return calibration_status::non_finite_range;
+    if (lo == hi) return calibration_status::zero_width_range;
+    if (dominates(first, second)) return calibration_status::dominated_range;
+    return calibration_status::ok;
+  }
   constexpr quantization asymmetric() const noexcept {
     return lo > hi ? quantization{1.0, 0} : choose_quantization(lo, hi);
   }
 };
+
+// A computed or input tensor's range checked (range::status): a zero-width or dominated range
+// stops a constant expression with its named error, naming T; at run time it is the refusal.
+template <calibration_tensor T>
+constexpr void check_range(const range& r, refusal& bad) noexcept {
+  const calibration_status s = r.status();
+  if (s == calibration_status::ok) return;
+  if (s == calibration_status::zero_width_range) {
+    cxmat::detail::refuse_in_constant_evaluation<calibrate_refuses_zero_width_range_of<T>>();
+  } else if (s == calibration_status::dominated_range) {
+    cxmat::detail::refuse_in_constant_evaluation<calibrate_refuses_range_dominated_by_one_value_of<T>>();
+  }
+  bad.set(s, T, 0, 0, 0);
+}
+
+// A weight tensor checked for domination by one value (calibration_dominance); all-zero weights
+// quantize exactly and are kept.
+template <calibration_tensor T, class M>
+constexpr void check_weight(const M& w, refusal& bad) noexcept {
+  double first = 0, second = 0;
+  for (std::size_t i = 0; i < M::rows; ++i) {
+    for (std::size_t j = 0; j < M::cols; ++j) {
+      const double a = w.elems[i][j] < 0 ? -static_cast<double>(w.elems[i][j]) : static_cast<double>(w.elems[i][j]);
+      second = a > first ? first : (a > second ? a : second);
+      first = a > first ? a : first;
+    }
+  }
+  if (!dominates(first, second)) return;
+  cxmat::detail::refuse_in_constant_evaluation<calibrate_refuses_range_dominated_by_one_value_of<T>>();
+  bad.set(calibration_status::dominated_range, T, 0, 0, 0);
+}
+
+// The observed range [min, max] of a weight tensor, for the report.
+template <class M>
+constexpr range weight_range(const M& w) noexcept {
+  range r{};
+  for (std::size_t i = 0; i < M::rows; ++i) {
+    for (std::size_t j = 0; j < M::cols; ++j) {
+      r.lo = w.elems[i][j] < r.lo ? static_cast<double>(w.elems[i][j]) : r.lo;
+      r.hi = w.elems[i][j] > r.hi ? static_cast<double>(w.elems[i][j]) : r.hi;
+    }
+  }
+  return r;
+}
 
 template <class M>
 constexpr quantization symmetric_of(const M& w) noexcept {
@@ -485,6 +631,11 @@ constexpr calibration<Layer> calibrate_layer(const XS& xs, const MS& ms, const W
   (check_bias<calibration_tensor::bv, projection::value>(opts, bad), ...);
   (check_bias<calibration_tensor::bo, projection::output>(opts, bad), ...);
   if (bad.status != calibration_status::ok) return refused<Layer>(bad);
+  check_weight<calibration_tensor::wq>(wq, bad);
+  check_weight<calibration_tensor::wk>(wk, bad);
+  check_weight<calibration_tensor::wv>(wv, bad);
+  if constexpr (has_wo) check_weight<calibration_tensor::wo>(wo, bad);
+  if (bad.status != calibration_status::ok) return refused<Layer>(bad);
   constexpr std::size_t dout = has_wo ? out_width<WO>() : 1;
   float_biases<qw, vw, dout, (is_projection_bias_any<O> || ...)> fb{};
   (take_bias<projection::query>(fb.q, opts), ...);
@@ -515,13 +666,15 @@ constexpr calibration<Layer> calibrate_layer(const XS& xs, const MS& ms, const W
       }
     }
   }
-  constexpr calibration_tensor computed[5] = {calibration_tensor::query, calibration_tensor::key,
-                                              calibration_tensor::value, calibration_tensor::scores,
-                                              calibration_tensor::context};
-  for (std::size_t k = 0; k < 5; ++k) {
-    if (!r[k].finite()) bad.set(calibration_status::non_finite_range, computed[k], 0, 0, 0);
-  }
-  if (!ry.finite()) bad.set(calibration_status::non_finite_range, calibration_tensor::output, 0, 0, 0);
+  // The ranges in calibration order: the inputs, then the computed tensors.
+  check_range<calibration_tensor::input>(rx, bad);
+  if constexpr (cross) check_range<calibration_tensor::memory>(rm, bad);
+  check_range<calibration_tensor::query>(r[0], bad);
+  check_range<calibration_tensor::key>(r[1], bad);
+  check_range<calibration_tensor::value>(r[2], bad);
+  check_range<calibration_tensor::scores>(r[3], bad);
+  check_range<calibration_tensor::context>(r[4], bad);
+  if constexpr (has_wo) check_range<calibration_tensor::output>(ry, bad);
   if (bad.status != calibration_status::ok) return refused<Layer>(bad);
 
   calibration<Layer> c{};
@@ -573,6 +726,22 @@ constexpr calibration<Layer> calibrate_layer(const XS& xs, const MS& ms, const W
   } else {
     c.output = c.context, c.wo = {1.0, 0};
     c.wo_scales.elems[0][0] = 1.0;
+  }
+  c.report.add(calibration_tensor::input, rx.lo, rx.hi, c.input);
+  if constexpr (cross) c.report.add(calibration_tensor::memory, rm.lo, rm.hi, c.memory);
+  const range wr[3] = {weight_range(wq), weight_range(wk), weight_range(wv)};
+  c.report.add(calibration_tensor::wq, wr[0].lo, wr[0].hi, c.wq);
+  c.report.add(calibration_tensor::wk, wr[1].lo, wr[1].hi, c.wk);
+  c.report.add(calibration_tensor::wv, wr[2].lo, wr[2].hi, c.wv);
+  c.report.add(calibration_tensor::query, r[0].lo, r[0].hi, c.query);
+  c.report.add(calibration_tensor::key, r[1].lo, r[1].hi, c.key);
+  c.report.add(calibration_tensor::value, r[2].lo, r[2].hi, c.value);
+  c.report.add(calibration_tensor::scores, r[3].lo, r[3].hi, c.scores);
+  c.report.add(calibration_tensor::context, r[4].lo, r[4].hi, c.context);
+  if constexpr (has_wo) {
+    const range wor = weight_range(wo);
+    c.report.add(calibration_tensor::wo, wor.lo, wor.hi, c.wo);
+    c.report.add(calibration_tensor::output, ry.lo, ry.hi, c.output);
   }
   return c;
 }
@@ -629,7 +798,13 @@ concept CalibrationElement = std::same_as<T, float> || std::same_as<T, double>;
 /// Inputs and weights are float or double (computed in double). A NaN or infinite entry in xs or
 /// a weight is a named error in a constant expression (calibrate_refuses_nan_or_infinity_in<the
 /// tensor>) and at run time the result's status (non_finite_input / non_finite_weight, with the
-/// tensor and element); products that leave double's range give non_finite_range.
+/// tensor and element); products that leave double's range give non_finite_range. An input or
+/// computed tensor whose calibration values are all one value (all zero, constant) is refused as
+/// zero_width_range, and a tensor, weights included, whose largest magnitude is more than
+/// CXMAT_Q8_CALIBRATION_DOMINANCE times the next largest as dominated_range: named errors in a
+/// constant expression (calibrate_refuses_zero_width_range_of<the tensor>,
+/// calibrate_refuses_range_dominated_by_one_value_of<the tensor>), the status and tensor at run
+/// time. The result's `report` lists every quantized tensor (tensor_report).
 template <std::size_t H, class TX, extent B, extent N, extent DM, class TW, extent DMq, extent QW, extent DMk,
           extent KW, extent DMv, extent VW, class... O>
 requires CalibrationElement<TX> && CalibrationElement<TW> && CalibrationShapesFit<H, DM, DMq, QW, DMk, KW, DMv, VW> &&

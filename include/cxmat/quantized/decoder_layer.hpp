@@ -234,6 +234,9 @@ constexpr decoder_calibration<decoder_layer<D.size, H, F.size, Act, NF, PC>> cal
     return out;
   };
   if (bad.status != calibration_status::ok) return refuse(bad);
+  check_weight<calibration_tensor::linear1_weight>(f.linear1.weight, bad);
+  check_weight<calibration_tensor::linear2_weight>(f.linear2.weight, bad);
+  if (bad.status != calibration_status::ok) return refuse(bad);
 
   // The self-attention's inputs: x (post-norm) or norm1(x) (pre-norm), in the float layer's type.
   batch<T, B, N, D> xt{}, sa_in{}, h1{}, ca_in{};
@@ -253,6 +256,11 @@ constexpr decoder_calibration<decoder_layer<D.size, H, F.size, Act, NF, PC>> cal
       sa_in.items[b] = xt.items[b];
     }
   }
+  range rm{};
+  for (std::size_t b = 0; b < B.size; ++b) observe_all(mt.items[b], rm);
+  check_range<calibration_tensor::input>(rx, bad);
+  check_range<calibration_tensor::memory>(rm, bad);
+  if (bad.status != calibration_status::ok) return refuse(bad);
   const auto& sa = f.self_attn;
   const auto& ca = f.multihead_attn;
   const auto ac1 = with_self_masks(
@@ -262,11 +270,7 @@ constexpr decoder_calibration<decoder_layer<D.size, H, F.size, Act, NF, PC>> cal
       },
       opts...);
   if (!ac1.ok()) {
-    bad.set(ac1.status,
-            ac1.tensor == calibration_tensor::input
-                ? calibration_tensor::attention_input
-                : (ac1.tensor == calibration_tensor::output ? calibration_tensor::attention_output : ac1.tensor),
-            ac1.item, ac1.row, ac1.col);
+    bad.set(ac1.status, attention_tensor(ac1.tensor), ac1.item, ac1.row, ac1.col);
     return refuse(bad);
   }
 
@@ -283,7 +287,7 @@ constexpr decoder_calibration<decoder_layer<D.size, H, F.size, Act, NF, PC>> cal
     observe_all(h1.items[b], r.h1);
     ca_in.items[b] = NF ? f.norm2(h1.items[b]) : f.norm1(h1.items[b]);
   }
-  if (!r.h1.finite()) bad.set(calibration_status::non_finite_range, calibration_tensor::residual1, 0, 0, 0);
+  check_range<calibration_tensor::residual1>(r.h1, bad);
   if (bad.status != calibration_status::ok) return refuse(bad);
   const auto ac2 = with_memory_masks(
       [&](const auto&... masks) {
@@ -307,17 +311,9 @@ constexpr decoder_calibration<decoder_layer<D.size, H, F.size, Act, NF, PC>> cal
     observe_all(h2, r.h2);
     observe_feed_forward<Act, NF>(h2, NF ? f.norm3 : f.norm2, f.norm3, f.linear1, f.linear2, r.ff);
   }
-  const range* computed[7] = {&r.h2, &r.ff.normed, &r.ff.pre, &r.ff.act, &r.ff.f2, &r.ff.sum, &r.ff.y};
-  constexpr calibration_tensor names[7] = {calibration_tensor::residual2,
-                                           NF ? calibration_tensor::norm3_output : calibration_tensor::norm2_output,
-                                           calibration_tensor::feed_forward_hidden,
-                                           calibration_tensor::feed_forward_hidden,
-                                           calibration_tensor::feed_forward_output,
-                                           calibration_tensor::residual3,
-                                           calibration_tensor::output};
-  for (std::size_t k = 0; k < 7; ++k) {
-    if (!computed[k]->finite()) bad.set(calibration_status::non_finite_range, names[k], 0, 0, 0);
-  }
+  check_range<calibration_tensor::residual2>(r.h2, bad);
+  check_feed_forward<Act, NF, NF ? calibration_tensor::norm3_output : calibration_tensor::norm2_output,
+                     calibration_tensor::residual3>(r.ff, bad);
   if (bad.status != calibration_status::ok) return refuse(bad);
 
   auto& l = out.module;
@@ -344,6 +340,14 @@ constexpr decoder_calibration<decoder_layer<D.size, H, F.size, Act, NF, PC>> cal
     l.norm3 = quantize_layer_norm(f.norm3, qh3, qy);
   }
   out.input = qx, out.output = qy, out.memory = ac2.memory;
+  out.report.add(calibration_tensor::input, rx.lo, rx.hi, qx);
+  out.report.append(ac1.report, attention_tensor);
+  out.report.add(calibration_tensor::residual1, r.h1.lo, r.h1.hi, qh1);
+  out.report.append(ac2.report, cross_tensor);
+  out.report.add(calibration_tensor::residual2, r.h2.lo, r.h2.hi, qh2);
+  report_feed_forward<Act, NF>(out.report, r.ff,
+                               NF ? calibration_tensor::norm3_output : calibration_tensor::norm2_output,
+                               calibration_tensor::residual3, f, qn, qpre, qact, qf2, r.ff.sum.asymmetric(), qy);
   return out;
 }
 

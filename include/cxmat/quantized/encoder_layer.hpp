@@ -191,6 +191,49 @@ struct encoder_ranges {
   feed_forward_ranges ff;  // ff.sum: residual2 (post-norm)
 };
 
+// The feed-forward half's ranges checked (check_range) where they are quantized: Normed names
+// the norm before the feed-forward, the hidden layer before the activation only where it has a
+// table (ReLU is fused: its output is the hidden layer), Sum the post-norm residual.
+template <activation Act, bool NF, calibration_tensor Normed, calibration_tensor Sum>
+constexpr void check_feed_forward(const feed_forward_ranges& r, refusal& bad) noexcept {
+  check_range<Normed>(r.normed, bad);
+  if constexpr (Act != activation::relu) {
+    check_range<calibration_tensor::feed_forward_hidden>(r.pre, bad);
+    check_range<calibration_tensor::feed_forward_activation>(r.act, bad);
+  } else {
+    check_range<calibration_tensor::feed_forward_hidden>(r.act, bad);
+  }
+  check_range<calibration_tensor::feed_forward_output>(r.f2, bad);
+  if constexpr (!NF) check_range<Sum>(r.sum, bad);
+  check_range<calibration_tensor::output>(r.y, bad);
+}
+
+// The feed-forward half's tensors in a calibration report (as check_feed_forward names them).
+template <activation Act, bool NF, class F>
+constexpr void report_feed_forward(calibration_report& rep, const feed_forward_ranges& r, calibration_tensor normed,
+                                   calibration_tensor sum, const F& f, quantization qn, quantization qpre,
+                                   quantization qact, quantization qf2, quantization qsum, quantization qy) noexcept {
+  rep.add(normed, r.normed.lo, r.normed.hi, qn);
+  if constexpr (Act != activation::relu) {
+    rep.add(calibration_tensor::feed_forward_hidden, r.pre.lo, r.pre.hi, qpre);
+    rep.add(calibration_tensor::feed_forward_activation, r.act.lo, r.act.hi, qact);
+  } else {
+    rep.add(calibration_tensor::feed_forward_hidden, r.act.lo, r.act.hi, qact);
+  }
+  const range w1 = weight_range(f.linear1.weight), w2 = weight_range(f.linear2.weight);
+  rep.add(calibration_tensor::linear1_weight, w1.lo, w1.hi, symmetric_of(f.linear1.weight));
+  rep.add(calibration_tensor::linear2_weight, w2.lo, w2.hi, symmetric_of(f.linear2.weight));
+  rep.add(calibration_tensor::feed_forward_output, r.f2.lo, r.f2.hi, qf2);
+  if constexpr (!NF) rep.add(sum, r.sum.lo, r.sum.hi, qsum);
+  rep.add(calibration_tensor::output, r.y.lo, r.y.hi, qy);
+}
+
+// A self-attention's tensor names inside a layer: its input and output renamed.
+constexpr calibration_tensor attention_tensor(calibration_tensor t) noexcept {
+  return t == calibration_tensor::input ? calibration_tensor::attention_input
+                                        : (t == calibration_tensor::output ? calibration_tensor::attention_output : t);
+}
+
 template <bool PC, class TX, extent B, extent N, extent DM, class T, extent D, std::size_t H, extent F, activation Act,
           bool NF, class... O>
 constexpr module_calibration<encoder_layer<D.size, H, F.size, Act, NF, PC>> calibrate_encoder(
@@ -215,6 +258,9 @@ constexpr module_calibration<encoder_layer<D.size, H, F.size, Act, NF, PC>> cali
     return out;
   };
   if (bad.status != calibration_status::ok) return refuse(bad);
+  check_weight<calibration_tensor::linear1_weight>(f.linear1.weight, bad);
+  check_weight<calibration_tensor::linear2_weight>(f.linear2.weight, bad);
+  if (bad.status != calibration_status::ok) return refuse(bad);
 
   // The attention's inputs: x (post-norm) or norm1(x) (pre-norm), in the float layer's type.
   batch<T, B, N, D> xt{}, att_in{};
@@ -230,16 +276,14 @@ constexpr module_calibration<encoder_layer<D.size, H, F.size, Act, NF, PC>> cali
       att_in.items[b] = xt.items[b];
     }
   }
+  check_range<calibration_tensor::input>(rx, bad);
+  if (bad.status != calibration_status::ok) return refuse(bad);
   const auto& sa = f.self_attn;
   const auto ac = calibrate_layer<attention_layer<d, H, d / H, d / H, d, PC>, H>(
       att_in, nullptr, sa.w_q, sa.w_k, sa.w_v, sa.w_o, query_bias(sa.b_q), key_bias(sa.b_k), value_bias(sa.b_v),
       output_bias(sa.b_o), masks...);
   if (!ac.ok()) {
-    bad.set(ac.status,
-            ac.tensor == calibration_tensor::input
-                ? calibration_tensor::attention_input
-                : (ac.tensor == calibration_tensor::output ? calibration_tensor::attention_output : ac.tensor),
-            ac.item, ac.row, ac.col);
+    bad.set(ac.status, attention_tensor(ac.tensor), ac.item, ac.row, ac.col);
     return refuse(bad);
   }
 
@@ -252,17 +296,9 @@ constexpr module_calibration<encoder_layer<D.size, H, F.size, Act, NF, PC>> cali
     observe_all(h1, r.h1);
     observe_feed_forward<Act, NF>(h1, NF ? f.norm2 : f.norm1, f.norm2, f.linear1, f.linear2, r.ff);
   }
-  const range* computed[7] = {&r.h1, &r.ff.normed, &r.ff.pre, &r.ff.act, &r.ff.f2, &r.ff.sum, &r.ff.y};
-  constexpr calibration_tensor names[7] = {calibration_tensor::residual1,
-                                           NF ? calibration_tensor::norm2_output : calibration_tensor::norm1_output,
-                                           calibration_tensor::feed_forward_hidden,
-                                           calibration_tensor::feed_forward_hidden,
-                                           calibration_tensor::feed_forward_output,
-                                           calibration_tensor::residual2,
-                                           calibration_tensor::output};
-  for (std::size_t k = 0; k < 7; ++k) {
-    if (!computed[k]->finite()) bad.set(calibration_status::non_finite_range, names[k], 0, 0, 0);
-  }
+  check_range<calibration_tensor::residual1>(r.h1, bad);
+  check_feed_forward<Act, NF, NF ? calibration_tensor::norm2_output : calibration_tensor::norm1_output,
+                     calibration_tensor::residual2>(r.ff, bad);
   if (bad.status != calibration_status::ok) return refuse(bad);
 
   auto& l = out.module;
@@ -283,6 +319,12 @@ constexpr module_calibration<encoder_layer<D.size, H, F.size, Act, NF, PC>> cali
     l.norm2 = quantize_layer_norm(f.norm2, qh2, qy);
   }
   out.input = qx, out.output = qy;
+  out.report.add(calibration_tensor::input, rx.lo, rx.hi, qx);
+  out.report.append(ac.report, attention_tensor);
+  out.report.add(calibration_tensor::residual1, r.h1.lo, r.h1.hi, qh1);
+  report_feed_forward<Act, NF>(out.report, r.ff,
+                               NF ? calibration_tensor::norm2_output : calibration_tensor::norm1_output,
+                               calibration_tensor::residual2, f, qn, qpre, qact, qf2, r.ff.sum.asymmetric(), qy);
   return out;
 }
 

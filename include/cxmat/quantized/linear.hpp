@@ -109,6 +109,7 @@ constexpr module_calibration<linear_module<In.size, Out.size, PerChannel>> calib
   }
   check_finite<calibration_tensor::linear_weight>(lin.weight, 0, calibration_status::non_finite_weight, bad);
   check_finite<calibration_tensor::linear_bias>(lin.bias, 0, calibration_status::non_finite_weight, bad);
+  if (bad.status == calibration_status::ok) check_weight<calibration_tensor::linear_weight>(lin.weight, bad);
   range rx{}, ry{};
   for (std::size_t b = 0; bad.status == calibration_status::ok && b < B.size; ++b) {
     for (std::size_t i = 0; i < N.size; ++i) {
@@ -121,8 +122,9 @@ constexpr module_calibration<linear_module<In.size, Out.size, PerChannel>> calib
       for (std::size_t j = 0; j < Out.size; ++j) ry.add(y[j] + static_cast<double>(lin.bias.elems[0][j]));
     }
   }
-  if (bad.status == calibration_status::ok && !ry.finite()) {
-    bad.set(calibration_status::non_finite_range, calibration_tensor::output, 0, 0, 0);
+  if (bad.status == calibration_status::ok) {
+    check_range<calibration_tensor::input>(rx, bad);
+    check_range<calibration_tensor::output>(ry, bad);
   }
   result r{};
   if (bad.status != calibration_status::ok) {
@@ -131,6 +133,10 @@ constexpr module_calibration<linear_module<In.size, Out.size, PerChannel>> calib
   }
   r.input = rx.asymmetric(), r.output = ry.asymmetric();
   r.module = quantize_linear<PerChannel>(lin, r.input, r.output);
+  const range rw = weight_range(lin.weight);
+  r.report.add(calibration_tensor::input, rx.lo, rx.hi, r.input);
+  r.report.add(calibration_tensor::linear_weight, rw.lo, rw.hi, symmetric_of(lin.weight));
+  r.report.add(calibration_tensor::output, ry.lo, ry.hi, r.output);
   return r;
 }
 }  // namespace detail
@@ -138,8 +144,10 @@ constexpr module_calibration<linear_module<In.size, Out.size, PerChannel>> calib
 /// Calibrates nn.Linear on the representative inputs xs (B x n x d_in, float or double): min/max
 /// of the input and of the output over the set (asymmetric int8), then quantize_linear with
 /// per-channel weights (pass per_tensor_weights for one scale per tensor). NaN or infinite
-/// inputs or weights are refused as by the attention calibration: a named error in a constant
-/// expression, the result's status at run time.
+/// inputs or weights, an input or output range of zero width, and a range or weight tensor that
+/// one value dominates (CXMAT_Q8_CALIBRATION_DOMINANCE) are refused as by the attention
+/// calibration: a named error in a constant expression, the result's status and tensor at run
+/// time. `report` holds the input's, the weight's and the output's tensor_report.
 template <class TX, extent B, extent N, extent DM, class T, extent In, extent Out, class... O>
 requires CalibrationElement<TX> && CalibrationElement<T> && InputFitsLayer<DM, In.size> &&(sizeof...(O) <= 1) &&
     (std::same_as<O, per_tensor_weights_t> && ...) constexpr module_calibration<

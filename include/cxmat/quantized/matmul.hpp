@@ -14,6 +14,7 @@
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/core/shape_rules.hpp>
 #include <cxmat/kernels/runtime_dsp.hpp>
+#include <cxmat/math/fp.hpp>
 #include <cxmat/quantized/requantize.hpp>
 
 namespace cxmat::q8 {
@@ -152,6 +153,32 @@ constexpr std::int8_t product_output(std::int32_t v, const matmul_params& p) noe
 }
 #endif
 
+// matmul_transposed_kernel's portable loops (and its constant-evaluation path).
+template <class A, class B, std::size_t OutCols, class Bias, class Channels>
+constexpr void matmul_transposed_loops(A a, B b, std::size_t rows, std::size_t cols, std::size_t depth, Bias bias,
+                                       const matmul_params& p, std::int8_t (*out)[OutCols], std::size_t out_col0,
+                                       Channels channels) noexcept {
+  // requantize's multiplier and shift checked, and the shift split, once (a named error in a
+  // constant expression when not valid; requantize's documented results at run time).
+  const split_requantizer whole = split(p.output);
+  for (std::size_t i = 0; i < rows; ++i) {
+    for (std::size_t j = 0; j < cols; ++j) {
+      // Few statements: the constant evaluator counts them for every output element.
+      std::int32_t v = 0;
+      if constexpr (std::is_same_v<Bias, std::nullptr_t> && std::is_same_v<Channels, std::nullptr_t>) {
+        v = requantize_by(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset), whole);
+      } else if constexpr (std::is_same_v<Channels, std::nullptr_t>) {
+        v = requantize_by(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset) + bias[j], whole);
+      } else if constexpr (std::is_same_v<Bias, std::nullptr_t>) {
+        v = requantize(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset), channels[j]);
+      } else {
+        v = requantize(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset) + bias[j], channels[j]);
+      }
+      out[i][out_col0 + j] = product_output(v, p);
+    }
+  }
+}
+
 // out[i][out_col0 + j] = clamp(requantize(Σ_k (a(i,k) + lhs_offset)·(b(j,k) + rhs_offset) + bias[j])
 // + output_offset), for i < rows, j < cols, k < depth. bias is an int32 row or nullptr (told
 // apart by its type, not by comparing a pointer with null: g++ 12 cannot compare the address of
@@ -162,34 +189,16 @@ constexpr void matmul_transposed_kernel(A a, B b, std::size_t rows, std::size_t 
                                         const matmul_params& p, std::int8_t (*out)[OutCols], std::size_t out_col0,
                                         Channels channels = nullptr) noexcept {
 #if CXMAT_DETAIL_DSP
-  // The kernels' switch: the DSP extension's dual multiply-accumulate at run time.
+  // The kernels' switch (cxmat::detail::run_time_form, by_evaluation's condition): the DSP
+  // extension's dual multiply-accumulate at run time, the portable loops in constant evaluation.
   if constexpr (std::is_same_v<A, rows_of<sizeof(*a.p)>> && std::is_same_v<B, rows_of<sizeof(*b.p)>>) {
-    if (!std::is_constant_evaluated()) {
+    if (cxmat::detail::run_time_form<true>()) {
       return matmul_transposed_dsp(a.row(0), sizeof(*a.p), b.row(0), sizeof(*b.p), rows, cols, depth, bias, channels, p,
                                    out[0] + out_col0, OutCols);
     }
   }
 #endif
-  // requantize's multiplier and shift checked, and the shift split, once (a named error in a
-  // constant expression when out of range; requantize's documented results at run time).
-  const std::int32_t shift = checked_shift(p.output.shift), left = shift > 0 ? shift : 0,
-                     right = shift > 0 ? 0 : -shift, multiplier = checked_multiplier(p.output.multiplier);
-  for (std::size_t i = 0; i < rows; ++i) {
-    for (std::size_t j = 0; j < cols; ++j) {
-      // Few statements: the constant evaluator counts them for every output element.
-      std::int32_t v = 0;
-      if constexpr (std::is_same_v<Bias, std::nullptr_t> && std::is_same_v<Channels, std::nullptr_t>) {
-        v = requantize_by(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset), multiplier, left, right);
-      } else if constexpr (std::is_same_v<Channels, std::nullptr_t>) {
-        v = requantize_by(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset) + bias[j], multiplier, left, right);
-      } else if constexpr (std::is_same_v<Bias, std::nullptr_t>) {
-        v = requantize(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset), channels[j]);
-      } else {
-        v = requantize(dot(a, b, i, j, depth, p.lhs_offset, p.rhs_offset) + bias[j], channels[j]);
-      }
-      out[i][out_col0 + j] = product_output(v, p);
-    }
-  }
+  matmul_transposed_loops(a, b, rows, cols, depth, bias, p, out, out_col0, channels);
 }
 
 }  // namespace detail

@@ -6,9 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <type_traits>
 
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/math/fp.hpp>
 
 namespace cxmat::q8 {
 
@@ -33,7 +33,7 @@ inline void quantization_range_must_be_finite() noexcept {}
 // a named error in a constant expression, 0 at run time (never a cast of NaN).
 constexpr std::int64_t round_half_away(double v) noexcept {
   if (v != v) {
-    if (std::is_constant_evaluated()) nan_has_no_integer_value();
+    cxmat::detail::refuse_in_constant_evaluation<nan_has_no_integer_value>();
     return 0;
   }
   double a = v < 0 ? -v : v;
@@ -57,7 +57,7 @@ constexpr std::int32_t clamp_to(std::int64_t v, std::int32_t lo, std::int32_t hi
 constexpr quantization choose_quantization(double rmin, double rmax) noexcept {
   constexpr double max = std::numeric_limits<double>::max();
   if (!(rmin >= -max && rmin <= max && rmax >= -max && rmax <= max && rmax - rmin <= max)) {
-    if (std::is_constant_evaluated()) detail::quantization_range_must_be_finite();
+    cxmat::detail::refuse_in_constant_evaluation<detail::quantization_range_must_be_finite>();
     return {std::numeric_limits<double>::quiet_NaN(), 0};
   }
   if (rmin > 0) rmin = 0;
@@ -79,7 +79,7 @@ constexpr quantization choose_quantization(double rmin, double rmax) noexcept {
 /// by choose_quantization (a named error in a constant expression, {NaN, 0} at run time).
 constexpr quantization choose_symmetric_quantization(double max_abs) noexcept {
   if (!(max_abs >= -std::numeric_limits<double>::max() && max_abs <= std::numeric_limits<double>::max())) {
-    if (std::is_constant_evaluated()) detail::quantization_range_must_be_finite();
+    cxmat::detail::refuse_in_constant_evaluation<detail::quantization_range_must_be_finite>();
     return {std::numeric_limits<double>::quiet_NaN(), 0};
   }
   if (max_abs < 0) max_abs = -max_abs;

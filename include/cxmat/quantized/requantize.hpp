@@ -8,15 +8,16 @@
 
 #include <cstdint>
 #include <limits>
-#include <type_traits>
 
 #include <cxmat/kernels/runtime_dsp.hpp>
+#include <cxmat/math/fp.hpp>
 
 namespace cxmat::q8 {
 
 namespace detail {
-// Named errors of constant evaluation: each is deliberately not constexpr, so reaching one stops
-// the constant expression and the compiler names it (its first line quotes the function).
+// Named errors of constant evaluation (cxmat::detail::refuse_in_constant_evaluation): each is
+// deliberately not constexpr, so reaching one stops the constant expression and the compiler
+// names it (its first line quotes the function).
 inline void requantizer_shift_must_be_in_minus_31_to_30() noexcept {}
 inline void requantizer_multiplier_must_be_0_or_in_2_pow_30_to_2_pow_31_in_magnitude() noexcept {}
 inline void quantize_multiplier_of_nan_or_infinity() noexcept {}
@@ -27,41 +28,67 @@ CXMAT_DETAIL_DSP_INLINE constexpr bool normalized_multiplier(std::int32_t m) noe
   return m == 0 || m >= (std::int32_t{1} << 30) ||
          (m <= -(std::int32_t{1} << 30) && m != std::numeric_limits<std::int32_t>::min());
 }
-
-// The multiplier of a requantizer checked: outside normalized_multiplier's range a constant
-// expression stops with a named error, and at run time the factor is 0 (the requantizer that
-// quantize_multiplier gives a NaN), a documented, defined result instead of a silent one.
-CXMAT_DETAIL_DSP_INLINE constexpr std::int32_t checked_multiplier(std::int32_t m) noexcept {
-  if (normalized_multiplier(m)) return m;
-  if (std::is_constant_evaluated()) requantizer_multiplier_must_be_0_or_in_2_pow_30_to_2_pow_31_in_magnitude();
-  return 0;
-}
-
-// The shift of a requantizer clamped to [-31, 30]: outside that range the shifts of requantize
-// would be undefined, so a constant expression stops with a named error, and at run time the
-// nearest shift of the range is used (a documented, defined result instead of undefined behaviour).
-CXMAT_DETAIL_DSP_INLINE constexpr std::int32_t checked_shift(std::int32_t shift) noexcept {
-  if (shift >= -31 && shift <= 30) return shift;
-  if (std::is_constant_evaluated()) requantizer_shift_must_be_in_minus_31_to_30();
-  return shift > 30 ? 30 : -31;
-}
 }  // namespace detail
 
 /// A real factor m = multiplier * 2^(shift - 31), multiplier a Q31 number with |multiplier| in
 /// [2^30, 2^31) (or 0; negative for a negative factor, as TFLite's QuantizeMultiplier makes it),
 /// shift in [-31, 30]. shift > 0 shifts left and shift <= 0 shifts right, as TFLite's `shift` /
-/// CMSIS-NN's `shift`. A requantizer written by hand outside those ranges is refused where it is
-/// used (requantize, the products): see requantize.
+/// CMSIS-NN's `shift`. Made by quantize_multiplier (from a real factor) or make_requantizer (from
+/// hand-written numbers, checked); q8::check(module) checks the requantizers of a whole module.
 struct requantizer {
   std::int32_t multiplier;
   std::int32_t shift;
   friend constexpr bool operator==(const requantizer&, const requantizer&) = default;
 };
 
+/// What is wrong with a requantizer, if anything (the multiplier is checked first).
+enum class requantizer_status : std::uint8_t {
+  ok,
+  multiplier_not_normalized,  // neither 0 nor in [2^30, 2^31) in magnitude (e.g. round(0.1 · 2^31))
+  shift_out_of_range,         // outside [-31, 30]
+};
+
+/// The status of r: ok when quantize_multiplier could have made it.
+constexpr requantizer_status status_of(requantizer r) noexcept {
+  if (!detail::normalized_multiplier(r.multiplier)) return requantizer_status::multiplier_not_normalized;
+  if (r.shift < -31 || r.shift > 30) return requantizer_status::shift_out_of_range;
+  return requantizer_status::ok;
+}
+
 /// Whether r is a requantizer quantize_multiplier can make: multiplier 0 or |multiplier| in
 /// [2^30, 2^31), and shift in [-31, 30].
-constexpr bool valid_requantizer(requantizer r) noexcept {
-  return detail::normalized_multiplier(r.multiplier) && r.shift >= -31 && r.shift <= 30;
+constexpr bool valid_requantizer(requantizer r) noexcept { return status_of(r) == requantizer_status::ok; }
+
+namespace detail {
+// A broken requantizer in a constant expression: its named error (nothing at run time).
+constexpr void refuse(requantizer_status s) noexcept {
+  if (s == requantizer_status::multiplier_not_normalized) {
+    cxmat::detail::refuse_in_constant_evaluation<
+        requantizer_multiplier_must_be_0_or_in_2_pow_30_to_2_pow_31_in_magnitude>();
+  } else if (s == requantizer_status::shift_out_of_range) {
+    cxmat::detail::refuse_in_constant_evaluation<requantizer_shift_must_be_in_minus_31_to_30>();
+  }
+}
+}  // namespace detail
+
+/// A requantizer made from hand-written numbers (a TFLite model's, a CMSIS-NN call's), and what
+/// is wrong with it: `value` is usable when ok(), and is {0, 0} (the factor 0) otherwise.
+struct checked_requantizer {
+  requantizer value;
+  requantizer_status status;
+  constexpr bool ok() const noexcept { return status == requantizer_status::ok; }
+};
+
+/// The requantizer {multiplier, shift}, checked where it is made: in a constant expression a
+/// multiplier that is neither 0 nor in [2^30, 2^31) in magnitude stops with
+/// requantizer_multiplier_must_be_0_or_in_2_pow_30_to_2_pow_31_in_magnitude and a shift outside
+/// [-31, 30] with requantizer_shift_must_be_in_minus_31_to_30; at run time the result's status
+/// says which (and its value is {0, 0}). Nothing is clamped.
+constexpr checked_requantizer make_requantizer(std::int32_t multiplier, std::int32_t shift) noexcept {
+  const requantizer r{multiplier, shift};
+  const requantizer_status s = status_of(r);
+  detail::refuse(s);
+  return {s == requantizer_status::ok ? r : requantizer{0, 0}, s};
 }
 
 /// The rounded high half of 2·a·b (gemmlowp's SaturatingRoundingDoublingHighMul): a·b / 2^31
@@ -96,37 +123,66 @@ CXMAT_DETAIL_DSP_INLINE constexpr std::int32_t wrapping_shift_left(std::int32_t 
 }
 
 namespace detail {
-// requantize with its shift already checked and split (left in [0, 30], right in [0, 31]): the
-// kernels split it once per product instead of once per element.
-CXMAT_DETAIL_DSP_INLINE constexpr std::int32_t requantize_by(std::int32_t acc, std::int32_t multiplier,
-                                                             std::int32_t left, std::int32_t right) noexcept {
-  return rounding_divide_by_pot(saturating_rounding_doubling_high_mul(wrapping_shift_left(acc, left), multiplier),
-                                right);
-}
-
-// A requantizer checked (checked_multiplier, checked_shift) and its shift split, as requantize_by
-// takes it: what a kernel computes once per tensor or channel instead of once per element.
+// A requantizer as the kernels apply it, split once per tensor or channel: `left` in [0, 31] and
+// `right` >= 0. With left 0, right is TFLite's right shift (at most 31); with left in [1, 30],
+// right is 0. Left 31 stands for a shift above 30 (which q8 refuses but still computes exactly, see
+// split), and right then holds shift - 31.
 struct split_requantizer {
   std::int32_t multiplier, left, right;
 };
-constexpr split_requantizer split(requantizer r) noexcept {
-  const std::int32_t shift = checked_shift(r.shift);
-  return {checked_multiplier(r.multiplier), shift > 0 ? shift : 0, shift > 0 ? 0 : -shift};
+
+CXMAT_DETAIL_DSP_INLINE constexpr std::int32_t saturate_to_int32(std::int64_t v) noexcept {
+  constexpr std::int64_t lo = std::numeric_limits<std::int32_t>::min(), hi = std::numeric_limits<std::int32_t>::max();
+  return static_cast<std::int32_t>(v < lo ? lo : (v > hi ? hi : v));
 }
+
+// requantize_by with a left shift: SaturatingRoundingDoublingHighMul(acc · 2^left, multiplier) with
+// acc · 2^left never formed (TFLite's `x * (1 << left_shift)` overflows int32 there, undefined
+// behaviour in C++ that wraps on the targets): (acc·multiplier + 2^(30 - left)) / 2^(31 - left),
+// the same value wherever acc · 2^left fits int32 and the exact one, saturated to int32, where it
+// does not. Left 31 (a shift of 31 + right): acc·multiplier·2^right saturated, the product first
+// clamped to ±2^31 and the shift to 31, which changes no saturated result and keeps it in int64.
+// Out of line: factors of 1 or more are rare (an int8 product's or sum's factor is below 1), and
+// the common path stays a few instructions where it is inlined.
+[[gnu::noinline]] constexpr std::int32_t requantize_left(std::int32_t acc, const split_requantizer& r) noexcept {
+  const std::int64_t p = std::int64_t{acc} * r.multiplier, bound = std::int64_t{1} << 31;
+  return saturate_to_int32(r.left < 31 ? (p + ((std::int64_t{1} << 30) >> r.left)) >> (31 - r.left)
+                                       : (p < -bound ? -bound : (p > bound ? bound : p)) *
+                                             (std::int64_t{1} << (r.right < 31 ? r.right : 31)));
+}
+
+// requantize by a split requantizer: without left shift TFLite's arithmetic as written,
+// RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(acc, multiplier), right); with one,
+// requantize_left. One return statement: the constant evaluator's step limit counts statements.
 CXMAT_DETAIL_DSP_INLINE constexpr std::int32_t requantize_by(std::int32_t acc, const split_requantizer& r) noexcept {
-  return requantize_by(acc, r.multiplier, r.left, r.right);
+  return r.left == 0 ? rounding_divide_by_pot(saturating_rounding_doubling_high_mul(acc, r.multiplier), r.right)
+                     : requantize_left(acc, r);
+}
+
+// r split for requantize_by, refused in a constant expression when not valid_requantizer(r)
+// (its named error). At run time every requantizer gives the exact value of TFLite's formula,
+// saturated: any multiplier is used as it is (TFLite's arithmetic does not need it normalized); a
+// shift above 30 gives acc · multiplier · 2^(shift - 31) saturated; a shift below -31 gives 0, the
+// exact value (|SaturatingRoundingDoublingHighMul| < 2^31, divided by at least 2^32 and rounded).
+constexpr split_requantizer split(requantizer r) noexcept {
+  refuse(status_of(r));
+  if (r.shift < -31) return {0, 0, 0};
+  if (r.shift > 30) return {r.multiplier, 31, r.shift - 31};
+  return {r.multiplier, r.shift > 0 ? r.shift : 0, r.shift > 0 ? 0 : -r.shift};
 }
 }  // namespace detail
 
 /// acc · m rounded, for m = multiplier · 2^(shift - 31): TFLite's MultiplyByQuantizedMultiplier
 /// and CMSIS-NN's arm_nn_requantize. Two roundings (the high multiply, then the right shift), so
 /// results can differ by one from round(acc · m); that is the reference behaviour, kept on purpose.
-/// r must be valid_requantizer(r), as quantize_multiplier makes it. A multiplier that is neither 0 nor in
-/// [2^30, 2^31) in magnitude stops a constant expression with
-/// requantizer_multiplier_must_be_0_or_in_2_pow_30_to_2_pow_31_in_magnitude, and at run time
-/// counts as 0 (the result is 0). A shift outside [-31, 30] stops a constant expression with
-/// requantizer_shift_must_be_in_minus_31_to_30, and at run time is clamped to that range. Never
-/// undefined behaviour.
+/// Results saturate to int32 for every shift in [-31, 30]: where a left shift makes acc · 2^shift
+/// overflow int32 (the references' `x * (1 << shift)`, undefined behaviour), the result is the
+/// exact high multiply of the unoverflowed product, saturated (a shift of 30 with acc = 4 gives
+/// INT32_MAX, never the wrapped 0). r must be valid_requantizer(r), as quantize_multiplier and
+/// make_requantizer make it: otherwise a constant expression stops with its named error
+/// (requantizer_multiplier_must_be_0_or_in_2_pow_30_to_2_pow_31_in_magnitude,
+/// requantizer_shift_must_be_in_minus_31_to_30), and at run time the result is still the exact,
+/// saturated value of the formula (see detail::split): never undefined behaviour, never a clamp.
 constexpr std::int32_t requantize(std::int32_t acc, requantizer r) noexcept {
   return detail::requantize_by(acc, detail::split(r));
 }
@@ -182,7 +238,7 @@ constexpr requantizer frexp_multiplier(double real) noexcept {
 /// quantize_multiplier_of_nan_or_infinity, and at run time the result is {0, 0} (the factor 0).
 constexpr requantizer quantize_multiplier(double real) noexcept {
   if (real != real || real > std::numeric_limits<double>::max() || real < -std::numeric_limits<double>::max()) {
-    if (std::is_constant_evaluated()) detail::quantize_multiplier_of_nan_or_infinity();
+    cxmat::detail::refuse_in_constant_evaluation<detail::quantize_multiplier_of_nan_or_infinity>();
     return {0, 0};
   }
   const requantizer r = detail::frexp_multiplier(real);

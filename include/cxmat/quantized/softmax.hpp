@@ -13,6 +13,7 @@
 
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/math/fp.hpp>
 #include <cxmat/quantized/quantize.hpp>
 #include <cxmat/quantized/requantize.hpp>
 
@@ -30,8 +31,9 @@ inline void softmax_left_shift_must_be_in_0_to_31() noexcept {}
 /// d · input_scale · beta through `multiplier` and `left_shift`, and entries with d < diff_min
 /// get probability 0 (their exp is below what the output can show). As make_softmax_params makes
 /// them: multiplier 0 or in [2^30, 2^31), left_shift in [0, 31]. Written by hand outside those
-/// ranges, they are refused by softmax: a named error in a constant expression, and at run time
-/// the multiplier counts as 0 and the shift is clamped to [0, 31] (never undefined behaviour).
+/// ranges, they are refused where they are checked (q8::check of a module, or softmax itself in
+/// a constant expression: a named error); at run time softmax computes with them as
+/// checked_softmax_params says (never undefined behaviour).
 struct softmax_params {
   std::int32_t multiplier, left_shift, diff_min;
   friend constexpr bool operator==(const softmax_params&, const softmax_params&) = default;
@@ -59,7 +61,7 @@ inline constexpr std::size_t max_softmax_row = 511;
 /// probability shared by its largest entries).
 constexpr softmax_params make_softmax_params(double input_scale, double beta = 1.0) noexcept {
   if (!(input_scale > 0) || !(beta > 0)) {
-    if (std::is_constant_evaluated()) detail::softmax_scale_and_beta_must_be_positive();
+    cxmat::detail::refuse_in_constant_evaluation<detail::softmax_scale_and_beta_must_be_positive>();
     return {0, 0, 0};
   }
   double real = beta * input_scale * 0x1p26;
@@ -120,19 +122,23 @@ constexpr std::int32_t one_over_one_plus_x_for_x_in_0_1(std::int32_t a) noexcept
 }
 
 // softmax_params checked, once per call of the layer or of softmax_rows (softmax_row takes them
-// checked): a multiplier or left shift out of range is a named error in a constant expression,
-// and at run time the multiplier counts as 0 and the shift is clamped to [0, 31]. diff_min is
-// taken in [lowest, 0]: entries whose d · 2^left_shift would leave int32 take no part
-// (make_softmax_params's diff_min keeps them out already; a hand-written one might not), so exp's
-// argument stays <= 0, and the max always takes part, so the row's sum is positive.
+// checked): a multiplier or left shift out of range is a named error in a constant expression.
+// At run time a positive multiplier below 2^30 is used as it is (TFLite's arithmetic does not need
+// it normalized), a negative one counts as 0 (it would make exp's argument positive), and a left
+// shift above 31 acts as 31 (below 0 as 0): with diff_min taken in [lowest, 0] as below, only the
+// row's largest entries take part from a shift of 31 on, which is what any larger shift gives
+// (every other entry's exp is below 2^-32). diff_min is taken in [lowest, 0]: entries whose
+// d · 2^left_shift would leave int32 take no part (make_softmax_params's diff_min keeps them out
+// already; a hand-written one might not), so exp's argument stays <= 0, and the max always takes
+// part, so the row's sum is positive.
 constexpr softmax_params checked_softmax_params(const softmax_params& p) noexcept {
   softmax_params r = p;
   if (!(p.multiplier == 0 || p.multiplier >= (std::int32_t{1} << 30))) {
-    if (std::is_constant_evaluated()) softmax_multiplier_must_be_0_or_in_2_pow_30_to_2_pow_31();
-    r.multiplier = 0;
+    cxmat::detail::refuse_in_constant_evaluation<softmax_multiplier_must_be_0_or_in_2_pow_30_to_2_pow_31>();
+    r.multiplier = p.multiplier < 0 ? 0 : p.multiplier;
   }
   if (p.left_shift < 0 || p.left_shift > 31) {
-    if (std::is_constant_evaluated()) softmax_left_shift_must_be_in_0_to_31();
+    cxmat::detail::refuse_in_constant_evaluation<softmax_left_shift_must_be_in_0_to_31>();
     r.left_shift = p.left_shift < 0 ? 0 : 31;
   }
   const std::int32_t lowest = -(std::numeric_limits<std::int32_t>::max() >> r.left_shift);
