@@ -80,11 +80,11 @@ requires CacheOf<Cache, M> && rules_hold<rules_of::cached_call<I, One, Cache::ca
 constexpr detail::logits_row<M> prefill(const M& model, Cache& cache, const matrix<I, One, P>& prompt) noexcept {
   using T = typename M::value_type;
   if (!cache.fits(P.size)) {
-    if (detail::in_constant_evaluation()) detail::cache_is_full_in_a_constant_expression();
+    detail::refuse_in_constant_evaluation<detail::cache_is_full_in_a_constant_expression>();
     return detail::nan_row<T, M::vocab>();
   }
   if (!detail::tokens_in_vocab(prompt, M::vocab.size)) {
-    if (detail::in_constant_evaluation()) detail::token_id_must_be_below_vocab_in_a_constant_expression();
+    detail::refuse_in_constant_evaluation<detail::token_id_must_be_below_vocab_in_a_constant_expression>();
     return detail::nan_row<T, M::vocab>();
   }
   const auto rows = model.hidden(cache, prompt);
@@ -108,7 +108,7 @@ constexpr matrix<typename M::value_type, N, M::vocab> forward(const M& model,
   using T = typename M::value_type;
   typename M::template cache_type<N> cache{};
   if (!detail::tokens_in_vocab(tokens, M::vocab.size)) {
-    if (detail::in_constant_evaluation()) detail::token_id_must_be_below_vocab_in_a_constant_expression();
+    detail::refuse_in_constant_evaluation<detail::token_id_must_be_below_vocab_in_a_constant_expression>();
     matrix<T, N, M::vocab> out{};
     for (std::size_t i = 0; i < N.size; ++i) out.elems[i][0] = std::numeric_limits<T>::quiet_NaN();
     return out;

@@ -119,13 +119,13 @@ template <class T, extent One, extent V>
 constexpr int choose_token(const matrix<T, One, V>& logits, const sampler& s, std::size_t position) noexcept {
   static_assert(One.size == 1, "choose_token(logits, sampler, position): logits is one row (1 x vocab)");
   if (!s.valid()) {
-    if (detail::in_constant_evaluation()) detail::sampler_top_k_must_be_at_least_1_and_top_p_in_0_to_1();
+    detail::refuse_in_constant_evaluation<detail::sampler_top_k_must_be_at_least_1_and_top_p_in_0_to_1>();
     return no_token;
   }
   const T* row = logits.elems[0];
   for (std::size_t j = 0; j < V.size; ++j) {
     if (row[j] != row[j]) {
-      if (detail::in_constant_evaluation()) detail::logits_must_not_be_nan_when_choosing_a_token();
+      detail::refuse_in_constant_evaluation<detail::logits_must_not_be_nan_when_choosing_a_token>();
       return no_token;
     }
   }
