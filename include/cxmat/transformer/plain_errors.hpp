@@ -31,11 +31,13 @@ constexpr sentence linear_input() noexcept {
   sentence s = must_equal_sentence<XCols, WRows>("linear(x, w, b): ", "x's columns", "w's rows",
                                                  " (x is n x d_in, w is d_in x d_out).");
   if constexpr (fits<XCols, WCols>) {
-    s.put(" w's columns fit x: w looks stored d_out x d_in, as PyTorch's nn.Linear stores its weight: pass "
-          "transpose(w).");
+    s.put(
+        " w's columns fit x: w looks stored d_out x d_in, as PyTorch's nn.Linear stores its weight: pass "
+        "transpose(w).");
   } else {
-    s.put(" Neither w nor transpose(w) fits x: x's width or w's comes from a size chosen elsewhere (d_in, or d_ff "
-          "of the map before).");
+    s.put(
+        " Neither w nor transpose(w) fits x: x's width or w's comes from a size chosen elsewhere (d_in, or d_ff "
+        "of the map before).");
   }
   return s;
 }
