@@ -194,7 +194,7 @@ checks_declarations() {  # $1: the file
 # check::explain's line (the first element out of tolerance, as CXMAT_EXPECT_NEAR says it) and
 # both matrices; for a check that compares (a == b, a < b, joined by &&) both sides of each
 # comparison that is false. Every failed check of the file, in order, up to 3.
-# $1: the file, $2: the compiler's output. Off with CXMAT_EXERCISE_VALUES=0 (the mistakes test,
+# $1: the file, $2: the compiler's output, $3: the line the checker points to. Off with CXMAT_EXERCISE_VALUES=0 (the mistakes test,
 # which would compile twice).
 show_values() {
   local tmp numbers number check form call args=() parts part n=0 body=""
@@ -210,8 +210,11 @@ show_values() {
     done
     return 0
   fi
-  numbers="$(printf '%s\n' "$2" | awk -v f="$1:" 'index($0, f) == 1 && /: error: static.assert(ion)? failed/ {
-               split(substr($0, length(f) + 1), p, ":"); if (!seen[p[1]]++) print p[1] }' | head -n 3)"
+  # The failed checks: the line the checker points to ($3: a check in a macro fails in its header,
+  # check.hpp) and every static_assert of the file that failed.
+  numbers="$( { [[ -n "${3:-}" ]] && echo "$3"
+               printf '%s\n' "$2" | awk -v f="$1:" 'index($0, f) == 1 && /: error: static.assert(ion)? failed/ {
+                 split(substr($0, length(f) + 1), p, ":"); print p[1] }'; } | awk '!seen[$0]++' | head -n 3)"
   [[ -n "$numbers" ]] || return 0
   for number in $numbers; do
     check="$(sed -n "$number,\$p" "$1" | awk '{ s = s $0 " " } /;[[:space:]]*$/ { print s; exit }')"
@@ -475,7 +478,9 @@ where="$cmath_line"
 [[ -z "$where" ]] && where="$(printf '%s\n' "$output" | student_line "$file" "$shown_file")"
 [[ -n "$where" ]] && echo "  at $where"
 print_hint "$said"
-show_values "$file" "$output"
+where_number=""
+[[ "$where" =~ ^.*:([0-9]+):\  ]] && where_number="${BASH_REMATCH[1]}"
+show_values "$file" "$output" "$where_number"
 echo
 echo "The compiler says:"
 if [[ $full -eq 1 ]]; then

@@ -430,8 +430,9 @@ inline void write_svg(std::ostream& os, const std::vector<svg_panel>& panels, st
   os << "    </linearGradient>\n  </defs>\n";
   for (std::size_t p = 0; p < panels.size(); ++p) {
     const double x0 = 20.0 + panel_w * static_cast<double>(p % per_row);
-    const double top_p = top + row_h * static_cast<double>(p / per_row);  // this panel's grid
-    const double gx = x0 + axis_space + label_space;                      // left edge of the grid
+    const auto panel_row = static_cast<double>(p / per_row);  // NOLINT(bugprone-integer-division): a row index
+    const double top_p = top + row_h * panel_row;             // this panel's grid
+    const double gx = x0 + axis_space + label_space;          // left edge of the grid
     os << "  <g class=\"panel\" data-panel=\"" << xml_escape(panels[p].name) << "\" data-x=\"" << svg_number(x0)
        << "\" data-y=\"" << svg_number(top_p - head_h) << "\">\n";
     os << "    <text class=\"panel-title\" x=\"" << svg_number(gx + cs * static_cast<double>(cols) / 2) << "\" y=\""
