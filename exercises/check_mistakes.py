@@ -5,8 +5,8 @@ Each exercise folder holds `mistakes.txt`: a list of mistakes, each a change to 
 (whole lines replaced) and the message the checker must then show. For every mistake this
 applies the change to solution.cpp, runs scripts/exercise.sh on the result as a student would,
 and requires: NOT YET (a compile error, not a changed checks section), a line shown that matches
-the expected regular expression, and the exercise's hint. A mistake that compiles would be a
-wrong answer the exercise accepts.
+the expected regular expression, and a hint from the exercise's hint.txt (the one its `hint:`
+line names, where given). A mistake that compiles would be a wrong answer the exercise accepts.
 
     python3 exercises/check_mistakes.py --compiler g++ [--flags "..."] [NN ...]
     python3 exercises/check_mistakes.py --compiler g++ --folder path/to/your_exercise
@@ -14,13 +14,17 @@ wrong answer the exercise accepts.
 The format of mistakes.txt (blank lines and lines starting with '#' between mistakes ignored):
 
     ## what the student did (one line: it is listed on docs/learn.md)
-    - a whole line of solution.cpp, exactly (it must occur once)
+    - a whole line of solution.cpp (it must occur once; spaces at either end are not compared)
     + the line that replaces it (any number of '+' lines, none deletes it)
     expect: a regular expression a line shown by the checker must match
     expect c++2c: the same, where the checker compiles with -std=c++2c (shape errors as sentences)
     expect c++20: the same, where it compiles with -std=c++20
     at: a regular expression the line of the file the checker points to must match (default: for
         a compile error, one of the lines the mistake changed; for a failed check, any line)
+    hint: a regular expression the hint shown must match (required where hint.txt has
+        "when:" sections, which choose the hint by what is wrong: see scripts/exercise.sh)
+    values: the number of failed checks whose values the checker must show (it then compiles
+        the values program too, which the other mistakes skip)
 
 One '- / +' group or several; `expect:` applies where no `expect <std>:` is given.
 """
@@ -45,12 +49,14 @@ class Mistake:
         self.edits = []  # [(line removed, [lines added])]
         self.expect = {}  # std or "" -> regex
         self.at = None  # a regex the source line shown must match, if not a line the mistake changed
+        self.hint = None  # a regex the hint shown must match
+        self.values = None  # how many failed checks' values must be shown
 
     def apply(self, source):
         """The solution with the mistake, and the numbers (from 1) of the lines it changed."""
         lines = [(l, False) for l in source.split("\n")]
         for old, new in self.edits:
-            hits = [i for i, (l, _) in enumerate(lines) if l == old]
+            hits = [i for i, (l, _) in enumerate(lines) if l.strip() == old.strip()]
             if len(hits) != 1:
                 raise ValueError("%s: the line %r occurs %d times in solution.cpp, not once"
                                  % (self.where, old, len(hits)))
@@ -85,6 +91,10 @@ def read_mistakes(exercise_dir):
                 mistakes[-1].edits[-1][1].append(line[2:])
             elif line.startswith("at: "):
                 mistakes[-1].at = line[4:]
+            elif line.startswith("hint: "):
+                mistakes[-1].hint = line[6:]
+            elif line.startswith("values: "):
+                mistakes[-1].values = int(line[8:])
             else:
                 m = re.match(r"^expect( c\+\+\w+)?: (.+)$", line)
                 if not m:
@@ -94,6 +104,59 @@ def read_mistakes(exercise_dir):
         if not m.edits or not m.expect:
             raise ValueError("%s: the mistake %r needs a change and an expect: line" % (m.where, m.title))
     return mistakes
+
+
+def shown_hint(out):
+    """The hint the checker printed (the lines under "Hint (...):", unindented)."""
+    m = re.search(r"^Hint \(.*?\):\n((?:  .*\n?)+)", out, re.M)
+    return "\n".join(l[2:] for l in m.group(1).rstrip("\n").split("\n")) if m else ""
+
+
+def values_shown(out):
+    """How many failed checks the checker printed values for."""
+    block = re.search(r"^The values \(.*?\n((?:  .*\n|\n)+)", out, re.M)
+    if not block:
+        return 0
+    headers = len(re.findall(r"^  line \d+: .*:$", block.group(1), re.M))
+    return headers or 1
+
+
+def judge(m, out, std, path, text, changed, sections):
+    """What is wrong with the checker's output `out` for the mistake `m` (None: as expected).
+    `text` is the file with the mistake, `changed` its changed lines, `sections` how many hints
+    hint.txt holds."""
+    # Every line the checker shows but the hint's (checked on its own below).
+    shown = re.sub(r"\nHint \(.*?\n\n", "\n", out, flags=re.S).splitlines()
+    expect = m.expected(std)
+    hint = shown_hint(out)
+    if not re.search(r"^NOT YET: it (does not compile|compiles with .*, but not with every compiler|compiles, but it "
+                     r"calls what the exercise does by hand)\.", out, re.M):
+        return "the checker did not say NOT YET for a compile error"
+    if expect is None:
+        return "no expect line for -std=%s" % std
+    if not any(re.search(expect, l) for l in shown):
+        return "no line shown matches %r" % expect
+    if not hint:
+        return "the hint is not printed"
+    if m.hint is None and sections > 1:
+        return "hint.txt chooses among %d hints: the mistake needs a 'hint:' line" % sections
+    if m.hint is not None and not re.search(m.hint, hint, re.S):
+        return "the hint shown does not match %r:\n%s" % (m.hint, "\n".join("    " + l for l in hint.splitlines()))
+    # The checker leads to the student's line: "at <file>:<line>: <source line>", for an error in
+    # the code (not a failed check) a line the mistake changed.
+    at = re.search(r"^  at %s:(\d+): (.*)$" % re.escape(path), out, re.M)
+    lines = text.split("\n")
+    failed_check = re.search(r"^  a check failed: ", out, re.M) is not None
+    if not at:
+        return "no line 'at %s:<line>: ...' shown" % path
+    if at.group(2) != lines[int(at.group(1)) - 1].strip():
+        return "the source line shown is not line %s of the file" % at.group(1)
+    if m.at and not re.search(m.at, at.group(2)):
+        return "the line shown, %s, does not match %r" % (at.group(1), m.at)
+    if not m.at and not failed_check and int(at.group(1)) not in changed:
+        return "the line shown, %s, is not one the mistake changed (%s)" % (
+            at.group(1), ", ".join(map(str, sorted(changed))))
+    return None
 
 
 def exercise_dirs():
@@ -140,7 +203,7 @@ def main():
             with open(os.path.join(d, "solution.cpp"), encoding="utf-8") as f:
                 solution = f.read()
             with open(os.path.join(d, "hint.txt"), encoding="utf-8") as f:
-                hint = f.readline().rstrip("\n")
+                sections = f.read().count("\nwhen: ") + 1
             caught = 0
             for i, m in enumerate(mistakes, 1):
                 tried += 1
@@ -157,32 +220,17 @@ def main():
                 out = run.stdout
                 if args.show:
                     print("---- %s (%s)\n%s" % (m.title, m.where, out))
-                # Every line the checker shows but the hint's (checked on its own below).
-                shown = re.sub(r"\nHint \(.*?\n\n", "\n", out, flags=re.S).splitlines()
-                expect = m.expected(std)
-                problem = None
-                if run.returncode != 1 or not re.search(r"^NOT YET: it (does not compile|compiles with .*, but not with every compiler)\.", out, re.M):
-                    problem = "the checker did not say NOT YET for a compile error (exit %d)" % run.returncode
-                elif expect is None:
-                    problem = "no expect line for -std=%s" % std
-                elif not any(re.search(expect, l) for l in shown):
-                    problem = "no line shown matches %r" % expect
-                elif hint not in out:
-                    problem = "the hint is not printed"
-                else:
-                    # The checker leads to the student's line: "at <file>:<line>: <source line>", for
-                    # an error in the code (not a failed check) a line the mistake changed.
-                    at = re.search(r"^  at %s:(\d+): (.*)$" % re.escape(path), out, re.M)
-                    lines = text.split("\n")
-                    if not at:
-                        problem = "no line 'at %s:<line>: ...' shown" % path
-                    elif at.group(2) != lines[int(at.group(1)) - 1].strip():
-                        problem = "the source line shown is not line %s of the file" % at.group(1)
-                    elif m.at and not re.search(m.at, at.group(2)):
-                        problem = "the line shown, %s, does not match %r" % (at.group(1), m.at)
-                    elif not m.at and "static.assert" not in expect and int(at.group(1)) not in changed:
-                        problem = "the line shown, %s, is not one the mistake changed (%s)" % (
-                            at.group(1), ", ".join(map(str, sorted(changed))))
+                problem = ("the checker exited with %d, not 1 (not yet)" % run.returncode if run.returncode != 1
+                           else judge(m, out, std, path, text, changed, sections))
+                if problem is None and m.values:
+                    # The values program, for the mistakes that ask for it.
+                    again = subprocess.run(["bash", CHECKER, exercise, path], env=dict(env, CXMAT_EXERCISE_VALUES="1"),
+                                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
+                                           check=False).stdout
+                    shown_values = values_shown(again)
+                    if shown_values != m.values:
+                        problem = "the values of %d failed checks shown, not %d:\n%s" % (
+                            shown_values, m.values, "\n".join("    " + l for l in again.splitlines()))
                 if problem:
                     failures.append("%s: %s (%s): %s\n%s" % (os.path.basename(d), m.title, m.where, problem,
                                                             "\n".join("    " + l for l in out.splitlines())))

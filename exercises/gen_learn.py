@@ -38,6 +38,9 @@ ROOT = os.path.dirname(HERE)
 INCLUDE = os.path.join(ROOT, "include")
 CHECKER = os.path.join(ROOT, "scripts", "exercise.sh")
 DOC = os.path.join(ROOT, "docs", "learn.md")
+README = os.path.join(HERE, "README.md")
+# The sentence of exercises/README.md that counts the mistakes (written and checked here).
+README_COUNT = re.compile(r"(per mistake: for )(\d+)( mistakes)")
 SKIPPED = 77
 # Start files whose whole output "How to read an error" shows: a shape error (plain sizes), a
 # failed check, and a shape error of grouped-query attention (a count of heads that does not fit).
@@ -291,10 +294,19 @@ The program first measures each head over 500 pseudo-random sequences: how peake
 falls on a key that holds the digit the model outputs at that row's position (against how often a
 key chosen at random holds it). Then it draws the weights for `31415926`, one heatmap per head and
 their mean: row i is the query at position i, column j the key at position j, both labelled with
-the input digit there. In this output the first layer's weights are spread out and the second
-layer's are peaked, with a row's largest weight on the digit that its position outputs far more
-often than on a key chosen at random: for each position, the second layer looks up the digit the
-model writes there.
+the input digit there. The first layer's weights are spread out, all near 1/8: its heatmaps use a
+relative scale, each from its own smallest to its largest weight (the legend under each gives
+the two ends), so that their pattern shows. The second layer's, on the fixed scale from 0 to 1,
+are peaked, with a row's largest weight on the digit that its position outputs far more often
+than on a key chosen at random: for each position, the second layer looks up the digit the model
+writes there. From the top folder, after `cmake --preset gcc`:
+
+    cmake --build build/gcc --target sort_attention && build/gcc/examples/sort_digits/sort_attention sort_attention.svg
+
+prints the output below and writes the second layer's heads and their mean as an SVG picture,
+`sort_attention.svg` (the panels in rows of two, about 900 pixels wide; the test
+`docs.learn_md_shows_sort_attention` runs this command's program, compares its output with the
+page and checks the picture).
 """
 
 
@@ -447,6 +459,21 @@ def main():
             blocks[key] = text
 
     page = render(exercises, labels, blocks)
+    # exercises/README.md states how many wrong answers the test tries: the same count as the
+    # page's table, from the mistakes.txt files.
+    with open(README, encoding="utf-8") as f:
+        readme = f.read()
+    total = sum(len(read_mistakes(ex.path)) for ex in exercises)
+    counted = README_COUNT.sub(lambda m: "%s%d%s" % (m.group(1), total, m.group(3)), readme, count=1)
+    if not README_COUNT.search(readme):
+        sys.exit("exercises/README.md no longer says 'for N mistakes': update gen_learn.py's README_COUNT")
+    if args.check and counted != readme:
+        print("exercises/README.md says %s mistakes, the mistakes.txt files hold %d: regenerate with "
+              "exercises/gen_learn.py" % (README_COUNT.search(readme).group(2), total))
+        return 1
+    if not args.check and counted != readme:
+        with open(README, "w", encoding="utf-8") as f:
+            f.write(counted)
     if args.check:
         if page == current:
             print("docs/learn.md is current for %s (%d exercises)" % (", ".join(labels), len(exercises)))

@@ -9,6 +9,7 @@
 #   bash scripts/exercise.sh path/to/folder  # checks an exercise of your own (exercises/README.md)
 #   bash scripts/exercise.sh list            # lists the exercises
 #   bash scripts/exercise.sh --std           # prints the -std= value used with $CXX
+#   bash scripts/exercise.sh --hint 3 TEXT   # the hint shown when the checker says TEXT is wrong
 #
 # Needs a C++20 compiler and Boost's headers (Debian: g++ libboost-dev). Environment:
 #   CXX                   the compiler (default g++; clang++-19 works too)
@@ -28,7 +29,7 @@ SHOWN="${CXMAT_EXERCISE_LINES:-8}"
 WARNINGS=(-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion -Wold-style-cast)
 
 usage() {
-  sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit 2
 }
 
@@ -154,71 +155,185 @@ student_line() {  # $1: the compiled file, $2: its name as shown; the compiler's
 # ABS_TOL]]) in a static_assert, or CXMAT_EXPECT_NEAR(ACTUAL, EXPECTED, TOL) (exercises/check.hpp).
 VALUE_CHECK='(static_assert\((answers|check)::close\(|CXMAT_EXPECT_NEAR\()'
 
-# A failed value check shows expected, actual and the tolerance. Where the compiler builds
-# static_assert messages (CXMAT_EXPECT_NEAR with clang++ 17+ -std=c++2c) they are in the message; else
-# the checker compiles the file again without its checks, as a program that prints them (the
-# values are constexpr, so the compiler computed them; the program only prints them, and
-# check::explain, the macro's message, names the first element out of tolerance).
-# $1: the file, $2: the line of the check, $3: the compiler's output. Off with
-# CXMAT_EXERCISE_VALUES=0 (the mistakes test, which would compile twice).
-show_values() {
-  local check form call tmp
-  [[ "${CXMAT_EXERCISE_VALUES:-1}" == 0 ]] && return 0
-  local message
-  # The message follows the condition, which clang++ quotes expanded (::check::close(...)).
-  message="$(printf '%s\n' "$3" | grep -m1 'static assertion failed' | grep -oE 'CXMAT_EXPECT_NEAR\(.* \| yours \(.*')"
-  if [[ -n "$message" ]]; then
-    echo
-    echo "The values (computed by the compiler, in the check's message):"
-    printf '%s\n' "${message#*: }" | sed -E 's/ \| (yours|expected) \(/\n\1 (/g' | sed 's/^/  /'
-    return 0
-  fi
-  check="$(sed -n "$2,\$p" "$1" | awk '{ s = s $0 " " } /;[[:space:]]*$/ { print s; exit }')"
-  form="$(printf '%s' "$check" | grep -oE "$VALUE_CHECK" | head -n1)"
-  [[ -n "$form" ]] || return 0
-  form="${form#static_assert(}"
-  # The arguments, one a line: split at the commas outside parentheses, braces and angle
-  # brackets, so that each may be an expression (rotate_half(Q), X * W, matrix<double, 2, 2>{...}).
-  local args=()
-  mapfile -t args < <(printf '%s' "${check#*"$form"}" | awk '{
-    depth = 0; from = 1
+# The top-level pieces of a list, one a line: $1 split at the separator $2 (",", "&&") where it is
+# outside parentheses, braces, brackets and angle brackets, each trimmed. Stops at a closing
+# bracket that was not opened (the end of a call's arguments).
+split_top() {
+  printf '%s' "$1" | awk -v sep="$2" '{
+    depth = 0; from = 1; n = length(sep)
     for (i = 1; i <= length($0); ++i) {
       c = substr($0, i, 1)
-      if (c == "(" || c == "{" || c == "<" || c == "[") ++depth
-      else if (c == ")" || c == "}" || c == ">" || c == "]") { if (depth == 0) { print substr($0, from, i - from); exit } --depth }
-      else if (c == "," && depth == 0) { print substr($0, from, i - from); from = i + 1 }
+      if (c == "(" || c == "{" || c == "[" || (c == "<" && substr($0, i + 1, 1) != " " && substr($0, i + 1, 1) != "=")) ++depth
+      else if (c == ")" || c == "}" || c == "]" || (c == ">" && substr($0, i - 1, 1) != " " && substr($0, i + 1, 1) != "=")) {
+        if (depth == 0) { print substr($0, from, i - from); exit }
+        --depth
+      }
+      else if (depth == 0 && substr($0, i, n) == sep) { print substr($0, from, i - from); from = i + n; i += n - 1 }
     }
-  }' | sed -E 's/^[[:space:]]+|[[:space:]]+$//g')
-  [[ ${#args[@]} -ge 2 ]] || return 0
-  case "$form" in
-    CXMAT_EXPECT_NEAR*) [[ ${#args[@]} -eq 3 ]] || return 0; call="${args[0]}, ${args[1]}, 0.0, ${args[2]}" ;;
-    *) call="$(IFS=,; printf '%s' "${args[*]}" | sed 's/,/, /g')" ;;
-  esac
+    if (from <= length($0)) print substr($0, from)
+  }' | sed -E 's/^[[:space:]]+|[[:space:]]+$//g'
+}
+
+# The statements of the checks section that are not checks (a matrix written by hand, a helper):
+# the values program keeps them, so that a check may compare with them.
+checks_declarations() {  # $1: the file
+  sed -n '/^\/\/ ---- The checks/,$p' "$1" | sed '1d' | awk '
+    { s = s $0 "\n"; line = $0; gsub(/\/\/.*/, "", line)
+      depth += gsub(/[{(]/, "&", line) - gsub(/[})]/, "&", line) }
+    depth == 0 && line ~ /[;}][[:space:]]*$/ {
+      if (s !~ /^[[:space:]]*(static_assert|CXMAT_EXPECT_NEAR)[[:space:]]*\(/ && s !~ /^[[:space:]]*\/\/ ---- Beyond/) printf "%s", s
+      s = ""
+    }
+    depth == 0 && line ~ /^[[:space:]]*(\/\/.*)?$/ { s = "" }'
+}
+
+# A failed check shows its values. Where the compiler builds static_assert messages
+# (CXMAT_EXPECT_NEAR with clang++ 17+ -std=c++2c) they are in the messages; else the checker
+# compiles the file again without its checks, as a program that prints them (the values are
+# constexpr, so the compiler computed them; the program only prints them): for a value check
+# check::explain's line (the first element out of tolerance, as CXMAT_EXPECT_NEAR says it) and
+# both matrices; for a check that compares (a == b, a < b, joined by &&) both sides of each
+# comparison that is false. Every failed check of the file, in order, up to 3.
+# $1: the file, $2: the compiler's output, $3: the line the checker points to. Off with CXMAT_EXERCISE_VALUES=0 (the mistakes test,
+# which would compile twice).
+show_values() {
+  local tmp numbers number check form call args=() parts part n=0 body=""
+  [[ "${CXMAT_EXERCISE_VALUES:-1}" == 0 ]] && return 0
+  local messages
+  # The message follows the condition, which clang++ quotes expanded (::check::close(...)).
+  messages="$(printf '%s\n' "$2" | grep 'static assertion failed' | grep -oE 'CXMAT_EXPECT_NEAR\(.* \| yours \(.*')"
+  if [[ -n "$messages" ]]; then
+    echo
+    echo "The values (computed by the compiler, in the check's message):"
+    printf '%s\n' "$messages" | head -n 3 | while IFS= read -r message; do
+      printf '%s\n' "${message#*: }" | sed -E 's/ \| (yours|expected) \(/\n\1 (/g' | sed 's/^/  /'
+    done
+    return 0
+  fi
+  # The failed checks: the line the checker points to ($3: a check in a macro fails in its header,
+  # check.hpp) and every static_assert of the file that failed.
+  numbers="$( { [[ -n "${3:-}" ]] && echo "$3"
+               printf '%s\n' "$2" | awk -v f="$1:" 'index($0, f) == 1 && /: error: static.assert(ion)? failed/ {
+                 split(substr($0, length(f) + 1), p, ":"); print p[1] }'; } | awk '!seen[$0]++' | head -n 3)"
+  [[ -n "$numbers" ]] || return 0
+  for number in $numbers; do
+    check="$(sed -n "$number,\$p" "$1" | awk '{ s = s $0 " " } /;[[:space:]]*$/ { print s; exit }')"
+    local label
+    label="$(printf '%s' "$check" | sed -E 's/^[[:space:]]*(static_assert\()?//; s/, *"[^"]*" *\) *; *$//; s/\) *; *$/)/; s/[[:space:]]+/ /g')"
+    local lines=""
+    form="$(printf '%s' "$check" | grep -oE "$VALUE_CHECK" | head -n1)"
+    if [[ -n "$form" ]]; then
+      form="${form#static_assert(}"
+      # The arguments, one a line, so that each may be an expression (rotate_half(Q), X * W,
+      # matrix<double, 2, 2>{...}).
+      mapfile -t args < <(split_top "${check#*"$form"}" ",")
+      [[ ${#args[@]} -ge 2 ]] || continue
+      case "$form" in
+        CXMAT_EXPECT_NEAR*) [[ ${#args[@]} -eq 3 ]] || continue; call="${args[0]}, ${args[1]}, 0.0, ${args[2]}" ;;
+        *) call="$(IFS=,; printf '%s' "${args[*]}" | sed 's/,/, /g')" ;;
+      esac
+      lines+="  std::cout << check::explain($call).data() << \"\\n\";"$'\n'
+      lines+="  show(\"expected\", ${args[1]});"$'\n'
+      lines+="  show(\"$(printf '%s' "${args[0]}" | sed 's/[\\"]/\\&/g') (yours)\", ${args[0]});"$'\n'
+    elif [[ "$check" =~ ^[[:space:]]*static_assert\( ]]; then
+      # A condition that compares: both sides of each comparison that does not hold.
+      mapfile -t parts < <(split_top "$(split_top "${check#*static_assert(}" "," | head -n1)" "&&")
+      for part in "${parts[@]}"; do
+        local op side=()
+        for op in " == " " != " " <= " " >= " " < " " > "; do
+          mapfile -t side < <(split_top "$part" "$op")
+          [[ ${#side[@]} -eq 2 ]] && break
+        done
+        [[ ${#side[@]} -eq 2 ]] || continue
+        lines+="  if (!($part)) {"$'\n'
+        lines+="    show(\"$(printf '%s' "${side[0]}" | sed 's/[\\"]/\\&/g')\", ${side[0]});"$'\n'
+        lines+="    show(\"$(printf '%s' "${side[1]}" | sed 's/[\\"]/\\&/g')\", ${side[1]});"$'\n  }\n'
+      done
+    fi
+    [[ -n "$lines" ]] || continue
+    n=$((n + 1))
+    body+="  std::cout << \"@@ line $number: $(printf '%s' "$label" | sed 's/[\\"]/\\&/g')\\n\";"$'\n'"$lines"
+  done
+  [[ $n -gt 0 ]] || return 0
   tmp="$(mktemp -d "${TMPDIR:-/tmp}/cxmat_values_XXXXXX")" || return 0
   {
     sed '/^\/\/ ---- The checks/,$d' "$1"
-    printf '#include <iostream>\n#include <cxmat/io/print.hpp>\n#include "check.hpp"\n'
+    checks_declarations "$1"
+    printf '#include <iostream>\n#include <type_traits>\n#include <cxmat/io/print.hpp>\n#include "check.hpp"\n'
     printf 'int main() {\n'
     printf '  const auto show = [](const char* label, const auto& v) {\n'
     printf '    if constexpr (requires { v.elems; }) cxmat::print(std::cout, label, v);\n'
-    printf '    else std::cout << label << ": " << check::message{}.number(static_cast<double>(v), 15).data() << "\\n";\n  };\n'
-    printf '  std::cout << check::explain(%s).data() << "\\n";\n' "$call"
-    printf '  show("expected", %s);\n' "${args[1]}"
-    printf '  show("%s (yours)", %s);\n}\n' "$(printf '%s' "${args[0]}" | sed 's/[\\"]/\\&/g')" "${args[0]}"
+    printf '    else if constexpr (std::is_arithmetic_v<std::decay_t<decltype(v)>>) std::cout << label << ": " << check::message{}.number(static_cast<double>(v), 15).data() << "\\n";\n'
+    printf '    else std::cout << label << ": (not a number)\\n";\n  };\n'
+    printf '%s' "$body"
+    printf '}\n'
   } >"$tmp/values.cpp"
+  echo
   if LC_ALL=C "$CXX" "-std=$(std_for)" -fno-builtin -w -I "$ROOT/include" -I "$EXERCISES" -I "$(dirname "$1")" \
-       "${extra[@]}" "$tmp/values.cpp" -o "$tmp/values" >/dev/null 2>&1; then
-    echo
-    echo "The values (the file compiled again without its checks, printing both):"
-    "$tmp/values" 2>&1 | head -n "$((4 * SHOWN))" | sed 's/^/  /'
+       "${extra[@]}" "$tmp/values.cpp" -o "$tmp/values" >"$tmp/errors" 2>&1; then
+    echo "The values (the file compiled again without its checks, printing them):"
+    # One check: its lines; several: each under the line of its check.
+    "$tmp/values" 2>&1 | head -n "$((4 * SHOWN * n))" |
+      if [[ $n -eq 1 ]]; then grep -v '^@@ line ' | sed 's/^/  /'; else sed -E 's/^@@ (.*)$/\n\1:/' | sed -E '1{/^$/d}; s/^(.)/  \1/'; fi
+  else
+    # Said, never dropped: the checks compare something the program without them cannot print.
+    echo "The values cannot be shown: the file without its checks does not compile, so something a failed"
+    echo "check compares is declared in the checks section or after it (declare it above the checks):"
+    grep -m1 -E ': (fatal )?error: ' "$tmp/errors" | sed -E 's#^[^ ]*/##; s/^/  /'
   fi
   rm -rf "$tmp"
+}
+
+# The hint: hint.txt's text up to its first line "when: <regex>", unless the regular expression
+# (grep -E) of such a line matches what the checker says is wrong (the lines above "at"): then the
+# lines under the first one that matches, up to the next "when:". So a hint answers the mistake
+# made, not the start file's.
+choose_hint() {  # $1: hint.txt, $2: what is wrong
+  local line chosen="" section="" inside=0 default="" text=""
+  while IFS= read -r line || [[ -n "$line" ]]; do
+    if [[ "$line" == "when: "* ]]; then
+      [[ $inside -eq 1 && -z "$chosen" ]] && chosen="$text"
+      inside=0
+      [[ -z "$section" ]] && default="$text" && section=1
+      text=""
+      if [[ -z "$chosen" ]] && grep -qE -- "${line#when: }" <<<"$2"; then inside=1; fi
+      continue
+    fi
+    text+="$line"$'\n'
+  done <"$1"
+  [[ $inside -eq 1 && -z "$chosen" ]] && chosen="$text"
+  [[ -z "$section" ]] && default="$text"
+  printf '%s' "${chosen:-$default}" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+}
+
+print_hint() {  # $1: what is wrong
+  echo
+  echo "Hint (${dir#"$ROOT"/}/hint.txt):"
+  choose_hint "$dir/hint.txt" "$1" | sed 's/^/  /'
+}
+
+# Calls an exercise does by hand (its by_hand.txt: lines "<regex> => <sentence>"): refused above
+# the checks section, as the <cmath> functions are, whether or not the file compiles.
+by_hand_call() {  # $1: the file; prints "<line number>\t<sentence>" of the first such call
+  [[ -f "$dir/by_hand.txt" ]] || return 0
+  local rule re sentence at
+  while IFS= read -r rule; do
+    [[ -z "$rule" || "$rule" == \#* ]] && continue
+    re="${rule%% => *}"
+    sentence="${rule#* => }"
+    at="$(sed '/^\/\/ ---- The checks/,$d' "$1" | sed -E 's#//.*##' | grep -nE -- "$re" | head -n1 | cut -d: -f1)"
+    if [[ -n "$at" ]]; then
+      printf '%s\t%s\n' "$at" "$sentence"
+      return 0
+    fi
+  done <"$dir/by_hand.txt"
 }
 
 full=0
 case "${1:-}" in
   --full) full=1; shift ;;
   --std) std_for; exit 0 ;;  # the -std= value the check uses with $CXX (for the tests)
+  --hint) hint_for="${3:-}"; set -- "${2:-}" ;;  # --hint NN TEXT: the hint shown when TEXT is what is wrong (for the tests)
   list) list_exercises; exit 0 ;;
   ""|-h|--help) usage ;;
 esac
@@ -249,6 +364,10 @@ elif [[ -d "$1" ]]; then
   done
 else
   usage
+fi
+if [[ -n "${hint_for+set}" ]]; then
+  choose_hint "$dir/hint.txt" "$hint_for"
+  exit 0
 fi
 title="$(head -n1 "$dir/README.md" | sed -E 's/^# ([0-9]+ · )?//')"
 file="${2:-$dir/start.cpp}"
@@ -298,11 +417,26 @@ if [[ -n "${cmath_fn:-$cmath_in_file}" ]]; then
 fi
 if [[ $status -eq 0 && -n "$cmath_in_file" ]]; then
   echo "NOT YET: it compiles with $CXX, but not with every compiler."
-  cmath_sentence "$cmath_in_file" | sed 's/^/  /'
+  said="$(cmath_sentence "$cmath_in_file")"
+  printf '%s\n' "$said" | sed 's/^/  /'
   [[ -n "$cmath_line" ]] && echo "  at $cmath_line"
-  echo
-  echo "Hint (${dir#"$ROOT"/}/hint.txt):"
-  sed 's/^/  /' "$dir/hint.txt"
+  print_hint "$said"
+  exit 1
+fi
+
+# A call that does the exercise's work (by_hand.txt), above the checks: refused, compiled or not.
+by_hand="$(by_hand_call "$file")"
+by_hand_said=""
+if [[ -n "$by_hand" ]]; then
+  by_hand_said="cxmat says: ${by_hand#*$'\t'}"
+  by_hand_at="${by_hand%%$'\t'*}"
+  by_hand_line="$shown_file:$by_hand_at: $(sed -n "${by_hand_at}p" "$file" | sed -E 's/^[[:space:]]+//')"
+fi
+if [[ $status -eq 0 && -n "$by_hand" ]]; then
+  echo "NOT YET: it compiles, but it calls what the exercise does by hand."
+  printf '%s\n' "$by_hand_said" | sed 's/^/  /'
+  echo "  at $by_hand_line"
+  print_hint "$by_hand_said"
   exit 1
 fi
 
@@ -332,20 +466,21 @@ fi
 # What went wrong, where, and the hint; then the compiler's own lines.
 echo "NOT YET: it does not compile."
 # A <cmath> call the compiler's error does not name (a note it cuts, or g++'s value of
-# std::sqrt(float) failing a check) comes first: it fails with some compiler in any case.
-if [[ -z "$cmath_fn" && -n "$cmath_in_file" ]]; then
-  cmath_sentence "$cmath_in_file" | sed 's/^/  /'
-fi
-printf '%s\n' "$output" | headline | sed 's/^/  /'
+# std::sqrt(float) failing a check) comes first: it fails with some compiler in any case. So
+# does a call of what the exercise does by hand.
+said="$(
+  if [[ -z "$cmath_fn" && -n "$cmath_in_file" ]]; then cmath_sentence "$cmath_in_file"; fi
+  [[ -n "$by_hand_said" ]] && printf '%s\n' "$by_hand_said"
+  printf '%s\n' "$output" | headline
+)"
+printf '%s\n' "$said" | sed 's/^/  /'
 where="$cmath_line"
 [[ -z "$where" ]] && where="$(printf '%s\n' "$output" | student_line "$file" "$shown_file")"
 [[ -n "$where" ]] && echo "  at $where"
-echo
-echo "Hint (${dir#"$ROOT"/}/hint.txt):"
-sed 's/^/  /' "$dir/hint.txt"
-if [[ "$where" =~ ^.*:([0-9]+):\ $VALUE_CHECK ]]; then
-  show_values "$file" "${BASH_REMATCH[1]}" "$output"
-fi
+print_hint "$said"
+where_number=""
+[[ "$where" =~ ^.*:([0-9]+):\  ]] && where_number="${BASH_REMATCH[1]}"
+show_values "$file" "$output" "$where_number"
 echo
 echo "The compiler says:"
 if [[ $full -eq 1 ]]; then

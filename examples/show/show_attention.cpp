@@ -115,6 +115,17 @@ int main() {
   cxmat::print_heatmap(std::cout, "causal weights", attn, tokens, tokens, shades);
   // show:end
 
+  section("relative");
+  // show:begin relative
+  // Weights close together (0.30 to 0.36) are one shade on the fixed scale; the relative scale
+  // spans each heatmap's own smallest to largest value, and its legend says so.
+  constexpr matrix<double, 2, 3> even{{{0.30, 0.36, 0.34}, {0.33, 0.31, 0.36}}};
+  cxmat::print_heatmap(std::cout, "weights", even, {}, {}, shades);
+  cxmat::heatmap_options relative = shades;
+  relative.scale = cxmat::heatmap_scale::relative;
+  cxmat::print_heatmap(std::cout, "weights", even, {}, {}, relative);
+  // show:end
+
   section("labels");
   // show:begin labels
   // Labels in a std::vector are counted at run time: a wrong count is said, and the rows numbered.

@@ -10,8 +10,10 @@ function(cxmat_import_sort_digits python root generated out_var)
   set(importer ${python} "${root}/scripts/cxmat_import.py" "${weights}")
   set(headers "${generated}/sort_embed.hpp" "${generated}/sort_pos.hpp" "${generated}/sort_encoder.hpp"
               "${generated}/sort_head.hpp")
+  # Ninja creates an output's folder, Unix Makefiles does not: the first command does.
   add_custom_command(
     OUTPUT ${headers}
+    COMMAND ${CMAKE_COMMAND} -E make_directory "${generated}"
     COMMAND ${importer} --module embedding --prefix embed. --dims sort --dim vocab=digits --name sort_embed
             -o "${generated}/sort_embed.hpp"
     COMMAND ${importer} --module tensors --prefix pos --name sort_pos -o "${generated}/sort_pos.hpp"

@@ -2,8 +2,10 @@
 // one sequence, drawn as plain-text heatmaps (docs/learn.md shows this program's output, checked
 // by a test). The weights come from traces of the imported layers (cxmat/io/layer_trace.hpp); the
 // program checks that the traced layers give the model's output and its sorted prediction.
+//   sort_attention [heads.svg]   (with a path, also the second layer's heads and their mean as an SVG)
 #include <cstddef>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -16,7 +18,7 @@
 #include "sort_head.hpp"     // head: nn.Linear(32, 10)
 #include "sort_pos.hpp"      // pos: 8 x 32 learned positions
 
-int main() {
+int main(int argc, char** argv) {
   const char* const sequence = "31415926";
   cxmat::matrix<int, 1, 8> tokens{};
   std::vector<std::string> labels;
@@ -78,9 +80,25 @@ int main() {
   std::printf("  (a key chosen at random holds that digit in %.0f %% of rows)\n\n", 100.0 * chance / (8.0 * count));
   cxmat::heatmap_options plain;
   plain.style = cxmat::heatmap_style::plain;
+  // The first layer's weights are all near 1/8: on the fixed scale they would be one shade, so
+  // each of its heatmaps spans its own smallest to largest weight (the legends say so).
+  cxmat::heatmap_options relative = plain;
+  relative.scale = cxmat::heatmap_scale::relative;
   std::cout << "input " << sequence << ", prediction " << sorted << "; rows: queries, columns: keys\n\n";
-  cxmat::print_heatmap(std::cout, "layer 0", t0.attention.weights, labels, labels, plain);
+  cxmat::print_heatmap(std::cout, "layer 0", t0.attention.weights, labels, labels, relative);
   std::cout << '\n';
   cxmat::print_heatmap(std::cout, "layer 1", t1.attention.weights, labels, labels, plain);
+  if (argc > 1) {
+    std::ofstream svg(argv[1]);
+    cxmat::svg_heatmap_options opt;
+    opt.title = std::string("Digit sorter, layer 1: attention weights for ") + sequence;
+    cxmat::write_svg_heatmap(svg, t1.attention.weights, labels, labels, opt);
+    svg.close();
+    if (!svg) {
+      std::cerr << "could not write " << argv[1] << '\n';
+      return 1;
+    }
+    std::cerr << "wrote " << argv[1] << '\n';
+  }
   return 0;
 }

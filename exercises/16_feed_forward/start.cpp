@@ -19,9 +19,11 @@ constexpr auto W2 = linear2_weight;
 constexpr auto hidden = cxmat::relu(cxmat::linear(X, W1, b1));  // n x d_ff
 constexpr auto out = cxmat::linear(hidden, W2, b2);             // n x d_model
 
-// ---- The checks. Leave them as they are. ----
+// Worked by hand (the README), to compare with.
 constexpr cxmat::matrix<double, 2, 3> hidden_by_hand{{{1, 1, 1}, {3, 0, 0}}};  // relu of {{1, 1, 1}, {3, -2, -4}}
 constexpr cxmat::matrix<double, 2, 2> out_by_hand{{{2.5, 2}, {3.5, -1}}};
+
+// ---- The checks. Leave them as they are. ----
 static_assert(answers::close(hidden, hidden_by_hand), "hidden = relu(X.W1 + b1): n x d_ff = 2 x 3");
 static_assert(answers::close(out, out_by_hand), "out = hidden.W2 + b2: n x d_model = 2 x 2, X's shape again");
 static_assert(answers::close(out, cxmat::feed_forward<cxmat::activation::relu>(X, W1, b1, W2, b2)), "cxmat::feed_forward does both steps");

@@ -10,8 +10,8 @@ constexpr cxmat::matrix<double, 3, 4> X{{{1, 0, -1, 0.5}, {0, 2, 1, -1}, {0.5, 0
 // nn.TransformerEncoderLayer(4, 2, dim_feedforward=6) in evaluation mode: its weights, cxmat's way
 // round (d_in x d_out), in the order of the members self_attn, linear1, linear2, norm1, norm2.
 constexpr cxmat::encoder_layer<double, 4, 2, 6> layer{
-    {{{{0.5, 0, 0.25, 0}, {0, 0.5, 0, -0.25}, {0.25, 0, 0.5, 0}, {0, -0.25, 0, 0.5}}},  // W_q
-     {{{0, 0.5, 0, 0.25}, {0.5, 0, -0.25, 0}, {0, 0.25, 0.5, 0}, {0.25, 0, 0, 0.5}}},   // W_k
+    {{{{1, 0.5, 0.25, 0}, {0, 1, 0, -0.25}, {-0.5, 0, 0.5, 0}, {0, -1, 0, 0.5}}},  // W_q
+     {{{0, 1, 0, 0.25}, {1, 0, -0.25, 0}, {0, 0.5, 0.5, 0}, {0.5, 0, 0, 0.5}}},     // W_k
      {{{1, 0, 0, 0.5}, {0, 1, 0.5, 0}, {0, 0.5, 1, 0}, {0.5, 0, 0, 1}}},               // W_v
      {{{0.1, 0, 0, -0.1}}},                                                            // b_q
      {{{0, 0.2, 0, 0}}},                                                               // b_k

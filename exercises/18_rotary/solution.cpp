@@ -34,9 +34,11 @@ constexpr cxmat::matrix<double, 3, 4> rotate_half(const cxmat::matrix<double, 3,
   for (std::size_t p = 0; p < 3; ++p) {
     for (std::size_t i = 0; i < 2; ++i) {
       const std::size_t a = i, b = i + 2;  // i + d_k/2
-      const double c = cxmat::cos(angle(p, i)), s = cxmat::sin(angle(p, i));
-      r(p, a) = m(p, a) * c - m(p, b) * s;
-      r(p, b) = m(p, b) * c + m(p, a) * s;
+      const double theta = angle(p, i);
+      const double c = cxmat::cos(theta), s = cxmat::sin(theta);
+      const double x = m(p, a), y = m(p, b);
+      r(p, a) = x * c - y * s;
+      r(p, b) = y * c + x * s;
     }
   }
   return r;
@@ -47,7 +49,13 @@ static_assert(answers::close(rotate_interleaved(Q), answers::ex18::Q_interleaved
 static_assert(answers::close(cxmat::attention_scores(rotate_interleaved(Q), rotate_interleaved(K)),
                              cxmat::attention_scores(Q, K, cxmat::rotary_interleaved())),
               "rotary_interleaved(): Q and K turned, then Q.K^T / sqrt(d_k) (given)");
-static_assert(answers::close(rotate_half(Q), answers::ex18::Q_half), "rotate-half: pair i is the columns (i, i + d_k/2) = (0, 2) and (1, 3)");
+// Which columns turn together, whatever the angles: position 1 holding a 1 in column 0 only.
+constexpr cxmat::matrix<double, 3, 4> E0{{{0, 0, 0, 0}, {1, 0, 0, 0}, {0, 0, 0, 0}}};
+static_assert(rotate_half(E0)(1, 1) == 0 && rotate_half(E0)(1, 3) == 0, "rotate-half: pair i is the columns (i, i + d_k/2) = (0, 2) and (1, 3)");
+static_assert(rotate_half(Q)(0, 0) == Q(0, 0) && rotate_half(Q)(0, 1) == Q(0, 1) && rotate_half(Q)(0, 2) == Q(0, 2) && rotate_half(Q)(0, 3) == Q(0, 3),
+              "rotate-half: position 0 is not turned (the angle is p times the frequency, positions from 0)");
+static_assert(rotate_half(E0)(1, 2) > 0, "rotate-half: the turn takes column i towards column i + d_k/2 (y' = y cos + x sin)");
+static_assert(answers::close(rotate_half(Q), answers::ex18::Q_half), "rotate-half: the pairs turn by angle(p, i), the angles of rotate_interleaved");
 static_assert(answers::close(rotate_half(K), answers::ex18::K_half), "rotate-half turns K the same way as Q");
 static_assert(answers::close(cxmat::attention_scores(rotate_half(Q), rotate_half(K)), answers::ex18::scores_half),
               "the scores of the turned Q and K: Q.K^T / sqrt(d_k)");

@@ -150,8 +150,10 @@ emit(15, "Y", layer_norm(X15, g15, b15, a(1e-5)), "(x - mean) / √(biased varia
 
 # Exercise 17: one post-norm encoder layer, n = 3, d_model = 4, H = 2 (d_k = 2), d_ff = 6, relu.
 X17 = a([[1, 0, -1, .5], [0, 2, 1, -1], [.5, .5, 0, 1]])
-Wq17 = a([[.5, 0, .25, 0], [0, .5, 0, -.25], [.25, 0, .5, 0], [0, -.25, 0, .5]])
-Wk17 = a([[0, .5, 0, .25], [.5, 0, -.25, 0], [0, .25, .5, 0], [.25, 0, 0, .5]])
+# Head 0's weights differ from row to row (each token looks elsewhere: 0.13/0.55/0.31,
+# 0.40/0.28/0.32, 0.25/0.42/0.34), so that a heatmap of them shows something.
+Wq17 = a([[1, .5, .25, 0], [0, 1, 0, -.25], [-.5, 0, .5, 0], [0, -1, 0, .5]])
+Wk17 = a([[0, 1, 0, .25], [1, 0, -.25, 0], [0, .5, .5, 0], [.5, 0, 0, .5]])
 Wv17 = a([[1, 0, 0, .5], [0, 1, .5, 0], [0, .5, 1, 0], [.5, 0, 0, 1]])
 bq17, bk17, bv17 = a([[.1, 0, 0, -.1]]), a([[0, .2, 0, 0]]), a([[0, 0, .5, 0]])
 Wo17 = a([[.5, 0, 0, .5], [0, .5, .5, 0], [.5, -.5, 0, 0], [0, 0, .5, -.5]])
@@ -165,6 +167,11 @@ g217, be217 = a([[2, 1, 1, .5]]), a([[.5, 0, -.5, 0]])
 eps17 = a(1e-5)
 Q17, K17, V17 = X17 @ Wq17 + bq17[0], X17 @ Wk17 + bk17[0], X17 @ Wv17 + bv17[0]
 heads17 = [attention(Q17[:, 2 * h:2 * h + 2], K17[:, 2 * h:2 * h + 2], V17[:, 2 * h:2 * h + 2])[0] for h in range(2)]
+# No head gives two tokens the same row of weights, and head 0's rows differ by at least 0.1
+# somewhere, so that a picture of the weights shows who looks at whom.
+for h, apart in ((0, 0.1), (1, 0.01)):
+    w17 = rm.to_float(attention(Q17[:, 2 * h:2 * h + 2], K17[:, 2 * h:2 * h + 2], V17[:, 2 * h:2 * h + 2])[1])
+    assert all(np.abs(w17[i] - w17[j]).max() > apart for i in range(3) for j in range(i)), "exercise 17: head %d" % h
 attended17 = np.concatenate(heads17, axis=1) @ Wo17 + bo17[0]
 h17 = layer_norm(X17 + attended17, g117, be117, eps17)
 ff17 = relu(h17 @ W117 + b117[0]) @ W217 + b217[0]

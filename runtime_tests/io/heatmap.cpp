@@ -3,6 +3,7 @@
 #include <array>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <cxmat/io/heatmap.hpp>
 
@@ -60,19 +61,21 @@ TEST_CASE("terminal heatmaps, plain and Unicode", "[io][heatmap]") {
         "       k key1\n"
         "a   @@@@     \n"
         "bc  ==== ++++\n"
-        "    scale: [ ]>=0 [.]>=0.1 [:]>=0.2 [-]>=0.3 [=]>=0.4 [+]>=0.5 [*]>=0.6 [#]>=0.7 [%]>=0.8 [@]>=0.9\n");
+        "    scale 0 to 1 (fixed): [ ]>=0 [.]>=0.1 [:]>=0.2 [-]>=0.3 [=]>=0.4 [+]>=0.5 [*]>=0.6 [#]>=0.7 [%]>=0.8 "
+        "[@]>=0.9\n");
   opt.style = heatmap_style::unicode;
   opt.cell_width = 2;
   std::ostringstream blocks;
   cxmat::print_heatmap(blocks, "w", w, {}, {}, opt);
   // 9 levels of eighth blocks: level floor(9 t), so 0.45 and 0.55 are both level 4 (4.05, 4.95).
-  CHECK(blocks.str() ==
-        "w (2 x 2):\n"
-        "    0  1\n"
-        "0  \u2588\u2588   \n"
-        "1  \u2584\u2584 \u2584\u2584\n"
-        "   scale: [ ]>=0 [\u2581]>=0.111 [\u2582]>=0.222 [\u2583]>=0.333 [\u2584]>=0.444 [\u2585]>=0.556"
-        " [\u2586]>=0.667 [\u2587]>=0.778 [\u2588]>=0.889\n");
+  CHECK(
+      blocks.str() ==
+      "w (2 x 2):\n"
+      "    0  1\n"
+      "0  \u2588\u2588   \n"
+      "1  \u2584\u2584 \u2584\u2584\n"
+      "   scale 0 to 1 (fixed): [ ]>=0 [\u2581]>=0.111 [\u2582]>=0.222 [\u2583]>=0.333 [\u2584]>=0.444 [\u2585]>=0.556"
+      " [\u2586]>=0.667 [\u2587]>=0.778 [\u2588]>=0.889\n");
   // 3 labels for 2 rows: said, and the rows numbered (not "a", "bc" and a silent index).
   std::ostringstream wrong_count;
   cxmat::print_heatmap(wrong_count, "w", w, {"a", "bc", "d"}, {}, opt);
@@ -101,20 +104,47 @@ TEST_CASE("terminal heatmaps, plain and Unicode", "[io][heatmap]") {
   CHECK(colours.str().find("0  \x1b[48;5;220m  \x1b[0m \x1b[48;5;53m  \x1b[0m\n") != std::string::npos);
 }
 
+TEST_CASE("a relative scale spreads the shades over the heatmap's own values", "[io][heatmap]") {
+  // Weights between 0.30 and 0.36: one shade on the fixed scale (levels floor(10 t) = 3 for all),
+  // the first, middle and last shade on the relative one (t = 0, 0.5, 1: levels 0, 5 and 9).
+  const matrix<double, 1, 3> w{{{0.30, 0.33, 0.36}}};
+  cxmat::heatmap_options opt;
+  opt.style = heatmap_style::plain;
+  std::ostringstream fixed;
+  cxmat::print_heatmap(fixed, "w", w, {}, {}, opt);
+  CHECK(fixed.str().find("0  -- -- --\n   scale 0 to 1 (fixed): ") != std::string::npos);
+  opt.scale = cxmat::heatmap_scale::relative;
+  std::ostringstream relative;
+  cxmat::print_heatmap(relative, "w", w, {}, {}, opt);
+  CHECK(relative.str() ==
+        "w (1 x 3):\n"
+        "    0  1  2\n"
+        "0     ++ @@\n"
+        "   scale 0.3 to 0.36 (relative: this heatmap's smallest to largest): [ ]>=0.3 [.]>=0.306 [:]>=0.312 "
+        "[-]>=0.318 [=]>=0.324 [+]>=0.33 [*]>=0.336 [#]>=0.342 [%]>=0.348 [@]>=0.354\n");
+  // Each head of a batch on its own scale, said in each legend.
+  const cxmat::batch<double, 2, 1, 2> heads{{{{{0.4, 0.6}}}, {{{0.1, 0.9}}}}};
+  std::ostringstream both;
+  cxmat::print_heatmap(both, "w", heads, {}, {}, opt);
+  CHECK(both.str().find("scale 0.4 to 0.6 (relative") != std::string::npos);
+  CHECK(both.str().find("scale 0.1 to 0.9 (relative") != std::string::npos);
+  CHECK(count(both.str(), "0     @@\n") == 3);
+}
+
 TEST_CASE("a batch draws one heatmap per head and their mean", "[io][heatmap]") {
   const cxmat::batch<double, 2, 1, 2> w{{{{{1, 0}}}, {{{0, 1}}}}};
   cxmat::heatmap_options opt;
   opt.style = heatmap_style::plain;
   std::ostringstream os;
   cxmat::print_heatmap(os, "w", w, {}, {}, opt);
-  CHECK(os.str().find("w[H=0] (1 x 2):\n") != std::string::npos);
-  CHECK(os.str().find("w[H=1] (1 x 2):\n") != std::string::npos);
+  CHECK(os.str().find("w [H=0] (1 x 2):\n") != std::string::npos);
+  CHECK(os.str().find("w [H=1] (1 x 2):\n") != std::string::npos);
   CHECK(os.str().find("w, mean over heads (1 x 2):\n    0  1\n0  ++ ++\n") != std::string::npos);
   // A wrong count of labels in a vector: said once, above the first head, and every picture numbered.
   std::ostringstream wrong;
   cxmat::print_heatmap(wrong, "w", w, {"q"}, {"k0", "k1", "k2"}, opt);
   CHECK(wrong.str().rfind("w: error: 3 column labels for 2 columns; one label per column (or none): the columns are "
-                          "numbered instead\nw[H=0] (1 x 2):\n    0  1\nq  @@   \n",
+                          "numbered instead\nw [H=0] (1 x 2):\n    0  1\nq  @@   \n",
                           0) == 0);
   CHECK(count(wrong.str(), "error") == 1);
   CHECK(wrong.str().find("w, mean over heads (1 x 2):\n    0  1\n") != std::string::npos);
@@ -122,9 +152,9 @@ TEST_CASE("a batch draws one heatmap per head and their mean", "[io][heatmap]") 
   opt.first_head_number = 1;
   std::ostringstream one;
   cxmat::print_heatmap(one, "w", w, {}, {}, opt);
-  CHECK(one.str().find("w[H=1] (1 x 2):\n    0  1\n0  @@   \n") != std::string::npos);
-  CHECK(one.str().find("w[H=2] (1 x 2):\n    0  1\n0     @@\n") != std::string::npos);
-  CHECK(one.str().find("w[H=0]") == std::string::npos);
+  CHECK(one.str().find("w [H=1] (1 x 2):\n    0  1\n0  @@   \n") != std::string::npos);
+  CHECK(one.str().find("w [H=2] (1 x 2):\n    0  1\n0     @@\n") != std::string::npos);
+  CHECK(one.str().find("w [H=0]") == std::string::npos);
 }
 
 TEST_CASE("SVG: one rect per cell with its value and colour, panels, labels, scale", "[io][heatmap][svg]") {
@@ -175,4 +205,57 @@ TEST_CASE("SVG: one rect per cell with its value and colour, panels, labels, sca
   CHECK(bad.find(">x0</text>") == std::string::npos);
   CHECK(bad.find("text-anchor=\"end\">1</text>") != std::string::npos);
   CHECK(bad.find(">y1</text>") != std::string::npos);
+}
+
+namespace {
+// The number in attribute `name` of the first element that contains `anchor`, from its start.
+double attribute(const std::string& svg, const std::string& anchor, const std::string& name) {
+  const auto at = svg.find(anchor);
+  const auto start = svg.rfind('<', at);
+  const auto value = svg.find(" " + name + "=\"", start);
+  return at == std::string::npos || value == std::string::npos ? -1.0 : std::stod(svg.substr(value + name.size() + 3));
+}
+}  // namespace
+
+TEST_CASE("SVG: panels wrap into rows that fit a slide, the row axis clear of the labels", "[io][heatmap][svg]") {
+  // Four heads of 8 x 8 and their mean, as the digit sorter's: one row of five panels was about
+  // 1950 wide. By default the panels wrap so that the picture is at most 1000 wide.
+  cxmat::batch<double, 4, 8, 8> w{};
+  for (std::size_t h = 0; h < 4; ++h) {
+    for (std::size_t i = 0; i < 8; ++i) w.items[h](i, (i + h) % 8) = 1.0;
+  }
+  const std::vector<std::string> digits{"3", "1", "4", "1", "5", "9", "2", "6"};
+  std::ostringstream os;
+  cxmat::write_svg_heatmap(os, w, digits, digits);
+  const std::string svg = os.str();
+  const double width = attribute(svg, "<svg ", "width");
+  CHECK(width > 500.0);
+  CHECK(width <= 1000.0);
+  CHECK(count(svg, "<g class=\"panel\"") == 5);
+  // Panel H=2 starts a row of its own (two a row): its first cell is below H=0's, at the same x.
+  const double x0 = attribute(svg, "data-panel=\"H=0\"", "data-x");
+  CHECK(attribute(svg, "data-panel=\"H=1\"", "data-x") > x0);
+  const auto first_cell = [&](const std::string& panel, const std::string& name) {
+    return attribute(svg.substr(svg.find("data-panel=\"" + panel + "\"")), "<rect class=\"cell\"", name);
+  };
+  CHECK(first_cell("H=2", "x") == first_cell("H=0", "x"));
+  CHECK(first_cell("H=2", "y") > first_cell("H=0", "y") + 8 * 40);
+  CHECK(first_cell("mean", "y") > first_cell("H=2", "y") + 8 * 40);
+  CHECK(attribute(svg, "<svg ", "height") > first_cell("mean", "y") + 8 * 40);
+  // Asked for: all five in one row.
+  cxmat::svg_heatmap_options one_row;
+  one_row.panels_per_row = 5;
+  std::ostringstream wide;
+  cxmat::write_svg_heatmap(wide, w, digits, digits, one_row);
+  CHECK(attribute(wide.str(), "<svg ", "width") > 1900.0);
+  // The row axis title ("query") is turned along the rows, left of the row labels: its text
+  // (12 high, drawn to the left of its x after the turn) ends before the widest label (one digit,
+  // about 7.5 wide, ending 6 left of the grid) begins.
+  const auto title = svg.find(">query</text>");
+  REQUIRE(title != std::string::npos);
+  const auto title_start = svg.rfind('<', title);
+  CHECK(svg.substr(title_start, title - title_start).find("rotate(-90") != std::string::npos);
+  const double title_x = attribute(svg.substr(title_start), "class=\"axis-title\"", "x");
+  const double label_right = attribute(svg, "class=\"row-label\" data-row=\"0\"", "x");
+  CHECK(title_x + 2.0 < label_right - 7.5);
 }

@@ -33,13 +33,26 @@ enum class heatmap_style {
   ansi256,
 };
 
+/// What a terminal heatmap's shades span.
+enum class heatmap_scale {
+  /// vmin to vmax (attention weights: 0 to 1), the same for every heatmap: comparable between
+  /// heatmaps, but weights close together (0.30 to 0.36) get one shade.
+  fixed,
+  /// Each heatmap's own smallest to largest value (each head, and the mean, on its own): the
+  /// pattern within one heatmap, not comparable with another's shades.
+  relative,
+};
+
 /// Options of a terminal heatmap.
 struct heatmap_options {
   heatmap_style style = heatmap_style::automatic;
   /// The values mapped to the ends of the scale (attention weights: 0 and 1); values outside
-  /// are clamped.
+  /// are clamped. Used by the fixed scale.
   double vmin = 0.0;
   double vmax = 1.0;
+  /// Fixed (vmin to vmax) or relative (each heatmap's smallest to largest value); the legend
+  /// says which, and the two ends.
+  heatmap_scale scale = heatmap_scale::fixed;
   /// Characters per cell; 0 chooses the widest column label (at least 2, at most 8).
   std::size_t cell_width = 0;
   /// The number of the first head in the labels of a batch's heatmaps ("label[H=0]"): 0, the
@@ -188,10 +201,23 @@ std::ostream& draw_heatmap(std::ostream& os, std::string_view label, const matri
   for (std::size_t j = 0; j < S.size; ++j) os << ' ' << detail::fitted(detail::label_or_index(col_labels, j), cell);
   os << '\n';
   const std::size_t levels = style == heatmap_style::plain ? 10 : 9;
+  double vmin = opt.vmin, vmax = opt.vmax;
+  if (opt.scale == heatmap_scale::relative) {
+    bool any = false;
+    for (std::size_t i = 0; i < L.size; ++i) {
+      for (std::size_t j = 0; j < S.size; ++j) {
+        const auto v = static_cast<double>(w.elems[i][j]);
+        if (is_nan(v)) continue;
+        vmin = any && vmin <= v ? vmin : v;
+        vmax = any && vmax >= v ? vmax : v;
+        any = true;
+      }
+    }
+  }
   for (std::size_t i = 0; i < L.size; ++i) {
     os << detail::fitted_left(detail::label_or_index(row_labels, i), label_width) << " ";
     for (std::size_t j = 0; j < S.size; ++j) {
-      const double t = detail::scale_position(static_cast<double>(w.elems[i][j]), opt.vmin, opt.vmax);
+      const double t = detail::scale_position(static_cast<double>(w.elems[i][j]), vmin, vmax);
       os << ' ';
       if (style == heatmap_style::ansi256) {
         os << "\x1b[48;5;" << detail::ansi256_index(viridis(t)) << 'm' << std::string(cell, ' ') << "\x1b[0m";
@@ -203,11 +229,13 @@ std::ostream& draw_heatmap(std::ostream& os, std::string_view label, const matri
     }
     os << '\n';
   }
-  // Legend: each shade with the range of values it stands for.
-  os << std::string(label_width + 1, ' ') << " scale:";
+  // Legend: which scale, its ends, and each shade with the values it stands for.
+  os << std::string(label_width + 1, ' ') << " scale " << detail::short_number(vmin) << " to "
+     << detail::short_number(vmax)
+     << (opt.scale == heatmap_scale::relative ? " (relative: this heatmap's smallest to largest):" : " (fixed):");
   const std::size_t legend_levels = style == heatmap_style::ansi256 ? 5 : levels;
   for (std::size_t k = 0; k < legend_levels; ++k) {
-    const double lo = opt.vmin + (opt.vmax - opt.vmin) * static_cast<double>(k) / static_cast<double>(legend_levels);
+    const double lo = vmin + (vmax - vmin) * static_cast<double>(k) / static_cast<double>(legend_levels);
     os << ' ';
     if (style == heatmap_style::ansi256) {
       const double mid = (static_cast<double>(k) + 0.5) / static_cast<double>(legend_levels);
@@ -224,7 +252,8 @@ std::ostream& draw_heatmap(std::ostream& os, std::string_view label, const matri
 
 /// Draws an L x S matrix of weights as a heatmap under "label (shape):", one text row per query
 /// with its label on the left and the key labels above the columns (labels default to indices
-/// and are cut to the cell width), then a legend of the shades. Labels are one per row (column)
+/// and are cut to the cell width), then a legend: the scale (fixed, opt.vmin to opt.vmax, or
+/// relative, the heatmap's smallest to largest value) and the values of each shade. Labels are one per row (column)
 /// or none: a list whose length is known at compile time (std::array, a C array) with another
 /// length is a compile error (shape_error::heatmap_row_labels_must_be_one_per_row, ..._column);
 /// a std::vector of another length is reported on a line of its own ("label: error: 3 row labels
@@ -243,7 +272,7 @@ decltype(detail::first_failure<rules_of::heatmap_labels<RowLabels, L, ColLabels,
     std::ostream& os, std::string_view label, const matrix<T, L, S>& w, const RowLabels& row_labels = {},
     const ColLabels& col_labels = {}, const heatmap_options& opt = {});
 
-/// Draws H x L x S attention weights as one heatmap per head ("label[H=h]", h from
+/// Draws H x L x S attention weights as one heatmap per head ("label [H=h]", h from
 /// opt.first_head_number) and one of their mean over heads ("label, mean over heads"); labels
 /// as for a matrix (a wrong count in a std::vector is reported once, above the first heatmap).
 template <class T, extent H, extent L, extent S, LabelList RowLabels = std::vector<std::string>,
@@ -257,7 +286,8 @@ requires rules_hold<rules_of::heatmap_labels<RowLabels, L, ColLabels, S>> std::o
       detail::labels_for_axis(detail::label_strings(given_col_labels), S.size, label, "column", error);
   os << error;
   for (std::size_t h = 0; h < H.size; ++h) {
-    detail::draw_heatmap(os, detail::cat(label, detail::batch_index_text<heads_v<H.size>>(h, opt.first_head_number)),
+    detail::draw_heatmap(os,
+                         detail::cat(label, " ", detail::batch_index_text<heads_v<H.size>>(h, opt.first_head_number)),
                          w.items[h], row_labels, col_labels, opt);
   }
   return detail::draw_heatmap(os, detail::cat(label, ", mean over heads"), mean(w), row_labels, col_labels, opt);
@@ -290,6 +320,11 @@ struct svg_heatmap_options {
   int value_digits = 2;
   /// Add a panel of the mean over heads after the heads (batch overload only).
   bool mean_panel = true;
+  /// Panels in a row before the next row starts; 0 (the default) puts as many in a row as keep
+  /// the picture at most max_width wide (at least one).
+  std::size_t panels_per_row = 0;
+  /// The width the default panels_per_row keeps to: 1000, about a slide's.
+  double max_width = 1000.0;
   /// The number of the first head in the panels' titles ("head 0"): 0, the head's index in code,
   /// by default; 1 as in the worksheets that number heads from 1. (The panels' data-panel
   /// attributes are always the index: "H=0" for the first.)
@@ -354,13 +389,30 @@ inline void write_svg(std::ostream& os, const std::vector<svg_panel>& panels, st
   std::size_t longest = 1;
   for (std::size_t i = 0; i < rows; ++i) longest = std::max(longest, label_or_index(row_labels, i).size());
   for (std::size_t j = 0; j < cols; ++j) longest = std::max(longest, label_or_index(col_labels, j).size());
-  const double label_space = 16.0 + 7.5 * static_cast<double>(longest);  // row labels; column labels are rotated
-  const double panel_w = label_space + cs * static_cast<double>(cols) + 24.0;
-  const double top = (opt.title.empty() ? 10.0 : 36.0) + 24.0 + label_space;  // panel title, column labels
+  // Row labels (about 7.5 wide a character), right-aligned 6 left of the grid, and left of them
+  // the row axis title, turned along the rows (20 wide); column labels are rotated above the grid.
+  const double label_space = 16.0 + 7.5 * static_cast<double>(longest);
+  const double axis_space = 20.0;
+  const double panel_w = axis_space + label_space + cs * static_cast<double>(cols) + 24.0;
   const double grid_h = cs * static_cast<double>(rows);
   const double legend_w = 90.0;
-  const double width = 20.0 + panel_w * static_cast<double>(panels.size()) + legend_w;
-  const double height = top + grid_h + 40.0 + 18.0 * static_cast<double>(error_lines.size());
+  // Panels in rows: as asked, or as many as fit in max_width.
+  std::size_t per_row = opt.panels_per_row;
+  if (per_row == 0) {
+    per_row = 1;
+    while (per_row < panels.size() && 20.0 + panel_w * static_cast<double>(per_row + 1) + legend_w <= opt.max_width) {
+      ++per_row;
+    }
+  }
+  per_row = std::min(per_row, std::max<std::size_t>(panels.size(), 1));
+  const std::size_t panel_rows = (panels.size() + per_row - 1) / per_row;
+  const double head_h = 24.0 + label_space;     // a panel's title and its column labels
+  const double row_h = head_h + grid_h + 40.0;  // and its grid and column axis title below
+  const double first = opt.title.empty() ? 10.0 : 36.0;
+  const double top = first + head_h;  // the first row's grid
+  const double width = 20.0 + panel_w * static_cast<double>(per_row) + legend_w;
+  const double height =
+      first + row_h * static_cast<double>(panel_rows) + 18.0 * static_cast<double>(error_lines.size());
 
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << svg_number(width) << "\" height=\""
@@ -377,25 +429,30 @@ inline void write_svg(std::ostream& os, const std::vector<svg_panel>& panels, st
   }
   os << "    </linearGradient>\n  </defs>\n";
   for (std::size_t p = 0; p < panels.size(); ++p) {
-    const double x0 = 20.0 + panel_w * static_cast<double>(p);
-    const double gx = x0 + label_space;  // left edge of the grid
-    os << "  <g class=\"panel\" data-panel=\"" << xml_escape(panels[p].name) << "\">\n";
+    const double x0 = 20.0 + panel_w * static_cast<double>(p % per_row);
+    const auto panel_row = static_cast<double>(p / per_row);  // NOLINT(bugprone-integer-division): a row index
+    const double top_p = top + row_h * panel_row;             // this panel's grid
+    const double gx = x0 + axis_space + label_space;          // left edge of the grid
+    os << "  <g class=\"panel\" data-panel=\"" << xml_escape(panels[p].name) << "\" data-x=\"" << svg_number(x0)
+       << "\" data-y=\"" << svg_number(top_p - head_h) << "\">\n";
     os << "    <text class=\"panel-title\" x=\"" << svg_number(gx + cs * static_cast<double>(cols) / 2) << "\" y=\""
-       << svg_number(top - label_space - 12.0) << "\" text-anchor=\"middle\" font-weight=\"bold\">"
+       << svg_number(top_p - label_space - 12.0) << "\" text-anchor=\"middle\" font-weight=\"bold\">"
        << xml_escape(panels[p].title) << "</text>\n";
     os << "    <text class=\"axis-title\" x=\"" << svg_number(gx + cs * static_cast<double>(cols) / 2) << "\" y=\""
-       << svg_number(top + grid_h + 28.0) << "\" text-anchor=\"middle\">" << xml_escape(opt.col_axis)
+       << svg_number(top_p + grid_h + 28.0) << "\" text-anchor=\"middle\">" << xml_escape(opt.col_axis)
        << " (columns)</text>\n";
-    os << "    <text class=\"axis-title\" x=\"" << svg_number(x0) << "\" y=\"" << svg_number(top - 6.0)
-       << "\" font-style=\"italic\">" << xml_escape(opt.row_axis) << "</text>\n";
+    const double ax = x0 + 14.0, ay = top_p + grid_h / 2;  // along the rows, left of their labels
+    os << "    <text class=\"axis-title\" x=\"" << svg_number(ax) << "\" y=\"" << svg_number(ay)
+       << "\" transform=\"rotate(-90 " << svg_number(ax) << ' ' << svg_number(ay)
+       << ")\" text-anchor=\"middle\" font-style=\"italic\">" << xml_escape(opt.row_axis) << "</text>\n";
     for (std::size_t j = 0; j < cols; ++j) {
       const double cx = gx + cs * (static_cast<double>(j) + 0.5);
       os << "    <text class=\"col-label\" data-col=\"" << j << "\" x=\"" << svg_number(cx) << "\" y=\""
-         << svg_number(top - 6.0) << "\" transform=\"rotate(-60 " << svg_number(cx) << ' ' << svg_number(top - 6.0)
+         << svg_number(top_p - 6.0) << "\" transform=\"rotate(-60 " << svg_number(cx) << ' ' << svg_number(top_p - 6.0)
          << ")\">" << xml_escape(label_or_index(col_labels, j)) << "</text>\n";
     }
     for (std::size_t i = 0; i < rows; ++i) {
-      const double cy = top + cs * (static_cast<double>(i) + 0.5);
+      const double cy = top_p + cs * (static_cast<double>(i) + 0.5);
       os << "    <text class=\"row-label\" data-row=\"" << i << "\" x=\"" << svg_number(gx - 6.0) << "\" y=\""
          << svg_number(cy + 4.0) << "\" text-anchor=\"end\">" << xml_escape(label_or_index(row_labels, i))
          << "</text>\n";
@@ -405,14 +462,14 @@ inline void write_svg(std::ostream& os, const std::vector<svg_panel>& panels, st
         const rgb c = viridis(t);
         os << "    <rect class=\"cell\" data-row=\"" << i << "\" data-col=\"" << j << "\" data-value=\""
            << exact_number(v) << "\" x=\"" << svg_number(gx + cs * static_cast<double>(j)) << "\" y=\""
-           << svg_number(top + cs * static_cast<double>(i)) << "\" width=\"" << svg_number(cs) << "\" height=\""
+           << svg_number(top_p + cs * static_cast<double>(i)) << "\" width=\"" << svg_number(cs) << "\" height=\""
            << svg_number(cs) << "\" fill=\"" << hex_color(c) << "\"><title>"
            << xml_escape(label_or_index(row_labels, i)) << " \u2192 " << xml_escape(label_or_index(col_labels, j))
            << ": " << exact_number(v) << "</title></rect>\n";
         if (opt.show_values) {
           // Dark text on the light end of the scale, light text on the dark end.
           os << "    <text class=\"cell-value\" x=\"" << svg_number(gx + cs * (static_cast<double>(j) + 0.5))
-             << "\" y=\"" << svg_number(top + cs * (static_cast<double>(i) + 0.5) + 4.0)
+             << "\" y=\"" << svg_number(top_p + cs * (static_cast<double>(i) + 0.5) + 4.0)
              << "\" text-anchor=\"middle\" font-size=\"10\" fill=\"" << (t > 0.6 ? "#000000" : "#ffffff") << "\">"
              << short_number(v, opt.value_digits) << "</text>\n";
         }
@@ -421,7 +478,7 @@ inline void write_svg(std::ostream& os, const std::vector<svg_panel>& panels, st
     os << "  </g>\n";
   }
   // The colour scale: a gradient bar with five ticks.
-  const double lx = 20.0 + panel_w * static_cast<double>(panels.size()) + 10.0;
+  const double lx = 20.0 + panel_w * static_cast<double>(per_row) + 10.0;
   os << "  <g class=\"legend\">\n    <rect class=\"scale\" x=\"" << svg_number(lx) << "\" y=\"" << svg_number(top)
      << "\" width=\"16\" height=\"" << svg_number(grid_h) << "\" fill=\"url(#cxmat-scale)\" stroke=\"#000000\"/>\n";
   for (int k = 0; k <= 4; ++k) {
@@ -432,7 +489,8 @@ inline void write_svg(std::ostream& os, const std::vector<svg_panel>& panels, st
   }
   os << "  </g>\n";
   for (std::size_t k = 0; k < error_lines.size(); ++k) {
-    os << "  <text class=\"error\" x=\"20\" y=\"" << svg_number(top + grid_h + 54.0 + 18.0 * static_cast<double>(k))
+    os << "  <text class=\"error\" x=\"20\" y=\""
+       << svg_number(first + row_h * static_cast<double>(panel_rows) + 14.0 + 18.0 * static_cast<double>(k))
        << "\" fill=\"#c00000\">" << xml_escape(error_lines[k]) << "</text>\n";
   }
   os << "</svg>\n";

@@ -23,11 +23,23 @@ constexpr sentence norm_weight_width() noexcept {
       "beta are 1 x d).");
 }
 
-template <class XCols, class WRows>
+// A transpose is mentioned only where the shapes single it out: w's columns fitting x's width
+// mean w is stored d_out x d_in (PyTorch's layout; where to transpose it is the caller's to
+// decide: where w is made, if it is used again); otherwise a width differs between two steps, and
+// a transpose would not fit.
+template <class XCols, class WRows, class WCols>
 constexpr sentence linear_input() noexcept {
   sentence s = must_equal_sentence<XCols, WRows>("linear(x, w, b): ", "x's columns", "w's rows",
                                                  " (x is n x d_in, w is d_in x d_out).");
-  s.put(" PyTorch's nn.Linear stores its weight d_out x d_in: pass transpose(weight).");
+  if constexpr (fits<XCols, WCols>) {
+    s.put(
+        " w's columns fit x: w looks stored d_out x d_in, as PyTorch's nn.Linear stores its weight (cxmat's w is its "
+        "transpose).");
+  } else {
+    s.put(
+        " Neither w nor transpose(w) fits x: x's width or w's comes from a size chosen elsewhere (d_in, or d_ff "
+        "of the map before).");
+  }
   return s;
 }
 
@@ -110,9 +122,9 @@ template <class WCols, class XCols>
 struct norm_gamma_and_beta_must_be_1_by_x_cols {
   static_assert(false, detail::plain::norm_weight_width<WCols, XCols>());
 };
-template <class XCols, class WRows>
+template <class XCols, class WRows, class WCols>
 struct linear_x_cols_must_equal_w_rows {
-  static_assert(false, detail::plain::linear_input<XCols, WRows>());
+  static_assert(false, detail::plain::linear_input<XCols, WRows, WCols>());
 };
 template <class BCols, class WCols>
 struct linear_bias_must_be_1_by_w_cols {

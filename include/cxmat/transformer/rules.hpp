@@ -41,8 +41,8 @@ concept TokenIndex = std::is_integral_v<I> && !std::is_same_v<I, bool>;
 namespace shape_error {
 template <class WCols, class XCols>
 struct norm_gamma_and_beta_must_be_1_by_x_cols;  // layer_norm(x, gamma, beta, eps): x is n x d, gamma and beta 1 x d
-template <class XCols, class WRows>
-struct linear_x_cols_must_equal_w_rows;  // linear(x, w, b): w is d_in x d_out (PyTorch stores out x in: transpose)
+template <class XCols, class WRows, class WCols>
+struct linear_x_cols_must_equal_w_rows;  // linear(x, w, b): w is d_in x d_out (nn.Linear stores d_out x d_in)
 template <class BCols, class WCols>
 struct linear_bias_must_be_1_by_w_cols;  // linear(x, w, b): b is 1 x d_out, one entry per column of w
 template <class W1Cols, class W2Rows>
@@ -70,9 +70,10 @@ template <auto WCols, auto XCols>
 using norm_weight_width =
     detail::check<NormWeightFitsRows<WCols, XCols>,
                   shape_error::norm_gamma_and_beta_must_be_1_by_x_cols<dim_of<WCols>, dim_of<XCols>>>;
-template <auto XCols, auto WRows>
-using linear_input = detail::check<LinearFitsInput<XCols, WRows>,
-                                   shape_error::linear_x_cols_must_equal_w_rows<dim_of<XCols>, dim_of<WRows>>>;
+template <auto XCols, auto WRows, auto WCols>
+using linear_input =
+    detail::check<LinearFitsInput<XCols, WRows>,
+                  shape_error::linear_x_cols_must_equal_w_rows<dim_of<XCols>, dim_of<WRows>, dim_of<WCols>>>;
 template <auto BCols, auto WCols>
 using linear_bias = detail::check<compatible_extents<BCols, WCols>,
                                   shape_error::linear_bias_must_be_1_by_w_cols<dim_of<BCols>, dim_of<WCols>>>;
@@ -116,15 +117,15 @@ template <class T, auto XCols, auto GammaCols>
 using rms_norm = detail::rule_list<rule::real_elements<T>, rule::norm_weight_width<GammaCols, XCols>>;
 template <class T, auto XCols, auto WRows, auto WCols, auto BCols>
 using linear =
-    detail::rule_list<rule::real_elements<T>, rule::linear_input<XCols, WRows>, rule::linear_bias<BCols, WCols>>;
+    detail::rule_list<rule::real_elements<T>, rule::linear_input<XCols, WRows, WCols>, rule::linear_bias<BCols, WCols>>;
 template <class T, auto XCols, auto W1Rows, auto W1Cols, auto B1Cols, auto W2Rows, auto W2Cols, auto B2Cols>
-using feed_forward =
-    detail::rule_list<rule::real_elements<T>, rule::linear_input<XCols, W1Rows>, rule::linear_bias<B1Cols, W1Cols>,
-                      rule::hidden_widths<W1Cols, W2Rows>, rule::linear_bias<B2Cols, W2Cols>>;
+using feed_forward = detail::rule_list<rule::real_elements<T>, rule::linear_input<XCols, W1Rows, W1Cols>,
+                                       rule::linear_bias<B1Cols, W1Cols>, rule::hidden_widths<W1Cols, W2Rows>,
+                                       rule::linear_bias<B2Cols, W2Cols>>;
 template <class T, auto XCols, auto GRows, auto GCols, auto URows, auto UCols, auto DRows>
-using swiglu =
-    detail::rule_list<rule::real_elements<T>, rule::linear_input<XCols, GRows>, rule::linear_input<XCols, URows>,
-                      rule::gate_up_widths<GCols, UCols>, rule::hidden_widths<GCols, DRows>>;
+using swiglu = detail::rule_list<rule::real_elements<T>, rule::linear_input<XCols, GRows, GCols>,
+                                 rule::linear_input<XCols, URows, UCols>, rule::gate_up_widths<GCols, UCols>,
+                                 rule::hidden_widths<GCols, DRows>>;
 template <class I, auto TokenRows>
 using embedding = detail::rule_list<rule::token_index<I>, rule::token_row<TokenRows>>;
 template <class T, auto XCols, auto TableCols>
