@@ -10,6 +10,7 @@
 #include <cxmat/quantized/calibrate.hpp>
 #include <cxmat/quantized/decoder_layer.hpp>
 #include <cxmat/quantized/encoder_layer.hpp>
+#include <cxmat/quantized/group_linear.hpp>
 #include <cxmat/quantized/layer_norm.hpp>
 #include <cxmat/quantized/linear.hpp>
 #include <cxmat/quantized/matmul.hpp>

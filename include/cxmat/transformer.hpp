@@ -7,6 +7,7 @@
 
 // The rules first: a shape error's note then names the shortest include chain.
 #include <cxmat/transformer/rules.hpp>
+#include <cxmat/ops/blocks.hpp>  // select_rows, row and column blocks: a model's last row, its heads
 
 #include <cxmat/transformer/activations.hpp>
 #include <cxmat/transformer/embedding.hpp>

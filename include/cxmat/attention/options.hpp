@@ -13,6 +13,7 @@
 
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/kernels/rotary.hpp>
 
 namespace cxmat {
 
@@ -328,5 +329,26 @@ concept OptionsAreConsistent = detail::scale_count<O...>
     detail::projection_bias_count<projection::key, O...> <= 1 &&
     detail::projection_bias_count<projection::value, O...> <= 1 &&
     detail::projection_bias_count<projection::output, O...> <= 1;
+
+namespace detail {
+
+// The kernel's pairing of a layout.
+template <rotary_layout Layout>
+inline constexpr rotary_pairs rotary_pairs_of =
+    Layout == rotary_layout::rotate_half ? rotary_pairs::rotate_half : rotary_pairs::interleaved;
+
+// The columns of each head of width d_k that an option rotates: RotaryDims, or all of them.
+template <std::size_t RotaryDims, std::size_t DK>
+inline constexpr std::size_t rotated_width = RotaryDims == 0 ? DK : RotaryDims;
+
+// Rotates the rows of m (Heads heads of equal width side by side) when the option is rotary().
+template <std::size_t Heads, class T, std::size_t R, std::size_t C, class O>
+constexpr void apply_rotary(T (&/*m*/)[R][C], long long /*first*/, const O& /*option*/) noexcept {}
+template <std::size_t Heads, class T, std::size_t R, std::size_t C, rotary_layout Layout, std::size_t RotaryDims>
+constexpr void apply_rotary(T (&m)[R][C], long long first, const rotary_embedding<Layout, RotaryDims>& o) noexcept {
+  rotate_rows<rotary_pairs_of<Layout>, rotated_width<RotaryDims, C / Heads>>(m, Heads, first, static_cast<T>(o.base));
+}
+
+}  // namespace detail
 
 }  // namespace cxmat

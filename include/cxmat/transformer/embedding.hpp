@@ -11,6 +11,9 @@
 #include <cxmat/core/batch.hpp>
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/core/shape_rules.hpp>
+#include <cxmat/kernels/fold.hpp>
+#include <cxmat/kernels/loops.hpp>
+#include <cxmat/kernels/runtime_simd.hpp>
 #include <cxmat/math/fp.hpp>
 #include <cxmat/transformer/rules.hpp>
 
@@ -49,16 +52,35 @@ decltype(detail::first_failure<rules_of::embedding<I, One>>::error()) embedding(
     const matrix<T, V, D>& table, const matrix<I, One, N>& tokens) noexcept;
 
 namespace detail {
+// The run-time form of logits_of: eight vocabulary rows at a time, each sum over d_model in
+// increasing order (the fold's order) with the one fusion policy, eight independent sums so that
+// the multiply-adds overlap instead of waiting for each other.
+template <class T, std::size_t R, std::size_t D, std::size_t V>
+inline void logits_rows(const T (&x)[R][D], const T (&table)[V][D], T (&out)[R][V]) noexcept {
+  constexpr std::size_t lanes = 8;
+  for (std::size_t i = 0; i < R; ++i) {
+    std::size_t v = 0;
+    for (; v + lanes <= V; v += lanes) {
+      T acc[lanes]{};
+      for (std::size_t k = 0; k < D; ++k) {
+        for (std::size_t l = 0; l < lanes; ++l) acc[l] = multiply_add_scalar(x[i][k], table[v + l][k], acc[l]);
+      }
+      for (std::size_t l = 0; l < lanes; ++l) out[i][v + l] = acc[l];
+    }
+    for (; v < V; ++v) out[i][v] = dot_loop(x[i], table[v], D);
+  }
+}
+
 template <class T, extent R, extent D, extent V, extent D2>
 constexpr matrix<T, R, V> logits_of(const matrix<T, R, D>& x, const matrix<T, V, D2>& table) noexcept {
   matrix<T, R, V> out{};
-  for (std::size_t i = 0; i < R.size; ++i) {
-    for (std::size_t v = 0; v < V.size; ++v) {
-      T sum = T(0);
-      for (std::size_t k = 0; k < D.size; ++k) sum += x.elems[i][k] * table.elems[v][k];
-      out.elems[i][v] = sum;
-    }
-  }
+  by_evaluation<has_runtime_products>([&](auto...) { logits_rows(x.elems, table.elems, out.elems); },
+                                      [&] {
+                                        for (std::size_t i = 0; i < R.size; ++i) {
+                                          for (std::size_t v = 0; v < V.size; ++v)
+                                            out.elems[i][v] = dot<T>(x.elems[i], table.elems[v]);
+                                        }
+                                      });
   return out;
 }
 }  // namespace detail

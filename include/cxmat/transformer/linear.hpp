@@ -35,14 +35,20 @@ constexpr matrix<T, R, C> feed_forward_of(const matrix<T, R, D>& x, const matrix
   return linear_of(activate<Act>(linear_of(x, w1, b1)), w2, b2);
 }
 
+// SwiGLU's gate in place: hidden = silu(hidden) ⊙ up (the products x·w_gate and x·w_up made by
+// the caller, with float or int8 weights).
+template <class T, extent R, extent F, extent FU>
+constexpr void swiglu_gate(matrix<T, R, F>& hidden, const matrix<T, R, FU>& up) noexcept {
+  for (std::size_t i = 0; i < R.size; ++i) {
+    for (std::size_t j = 0; j < F.size; ++j) hidden.elems[i][j] = silu_of(hidden.elems[i][j]) * up.elems[i][j];
+  }
+}
+
 template <class T, extent R, extent D, extent DG, extent F, extent DU, extent FU, extent F2, extent C>
 constexpr matrix<T, R, C> swiglu_of(const matrix<T, R, D>& x, const matrix<T, DG, F>& w_gate,
                                     const matrix<T, DU, FU>& w_up, const matrix<T, F2, C>& w_down) noexcept {
   matrix<T, R, F> hidden = matmul(x, w_gate);
-  const matrix<T, R, FU> up = matmul(x, w_up);
-  for (std::size_t i = 0; i < R.size; ++i) {
-    for (std::size_t j = 0; j < F.size; ++j) hidden.elems[i][j] = silu_of(hidden.elems[i][j]) * up.elems[i][j];
-  }
+  swiglu_gate(hidden, matmul(x, w_up));
   return matmul(hidden, w_down);
 }
 

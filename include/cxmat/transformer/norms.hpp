@@ -37,16 +37,16 @@ constexpr void rms_norm_row(const T (&x)[D], T (&out)[D], const T (&gamma)[D], c
   for (std::size_t j = 0; j < D; ++j) out[j] = gamma[j] * (x[j] * rstd);
 }
 
-template <class T, extent R, extent C, extent G, extent Bt>
-constexpr matrix<T, R, C> layer_norm_of(const matrix<T, R, C>& x, const matrix<T, 1, G>& gamma,
+template <class T, extent R, extent C, extent GammaCols, extent Bt>
+constexpr matrix<T, R, C> layer_norm_of(const matrix<T, R, C>& x, const matrix<T, 1, GammaCols>& gamma,
                                         const matrix<T, 1, Bt>& beta, const T& eps) noexcept {
   matrix<T, R, C> out{};
   for (std::size_t i = 0; i < R.size; ++i) layer_norm_row(x.elems[i], out.elems[i], gamma.elems[0], beta.elems[0], eps);
   return out;
 }
 
-template <class T, extent R, extent C, extent G>
-constexpr matrix<T, R, C> rms_norm_of(const matrix<T, R, C>& x, const matrix<T, 1, G>& gamma, const T& eps) noexcept {
+template <class T, extent R, extent C, extent GammaCols>
+constexpr matrix<T, R, C> rms_norm_of(const matrix<T, R, C>& x, const matrix<T, 1, GammaCols>& gamma, const T& eps) noexcept {
   matrix<T, R, C> out{};
   for (std::size_t i = 0; i < R.size; ++i) rms_norm_row(x.elems[i], out.elems[i], gamma.elems[0], eps);
   return out;
@@ -57,59 +57,59 @@ constexpr matrix<T, R, C> rms_norm_of(const matrix<T, R, C>& x, const matrix<T, 
 /// Layer normalisation of each row, as nn.LayerNorm(d, eps): y = (x - mean) / √(var + eps)·γ + β
 /// with the mean and the biased variance (divided by d) of the row, eps inside the square root.
 /// x is n x d, gamma and beta 1 x d; the result is n x d.
-template <class T, extent R, extent C, extent G, extent Bt>
-requires rules_hold<rules_of::layer_norm<T, C, G, Bt>>
-constexpr matrix<T, R, C> layer_norm(const matrix<T, R, C>& x, const matrix<T, 1, G>& gamma,
+template <class T, extent R, extent C, extent GammaCols, extent Bt>
+requires rules_hold<rules_of::layer_norm<T, C, GammaCols, Bt>>
+constexpr matrix<T, R, C> layer_norm(const matrix<T, R, C>& x, const matrix<T, 1, GammaCols>& gamma,
                                      const matrix<T, 1, Bt>& beta, const std::type_identity_t<T>& eps) noexcept {
   return detail::layer_norm_of(x, gamma, beta, eps);
 }
 /// Shape error: gamma or beta not 1 x d for x of width d.
-template <class T, extent R, extent C, extent G, extent Bt>
-decltype(detail::first_failure<rules_of::layer_norm<T, C, G, Bt>>::error()) layer_norm(
-    const matrix<T, R, C>& x, const matrix<T, 1, G>& gamma, const matrix<T, 1, Bt>& beta,
+template <class T, extent R, extent C, extent GammaCols, extent Bt>
+decltype(detail::first_failure<rules_of::layer_norm<T, C, GammaCols, Bt>>::error()) layer_norm(
+    const matrix<T, R, C>& x, const matrix<T, 1, GammaCols>& gamma, const matrix<T, 1, Bt>& beta,
     const std::type_identity_t<T>& eps) noexcept;
 
 /// Layer normalisation of every row of every item: B x n x d.
-template <class T, extent B, extent R, extent C, extent G, extent Bt>
-requires rules_hold<rules_of::layer_norm<T, C, G, Bt>>
-constexpr batch<T, B, R, C> layer_norm(const batch<T, B, R, C>& x, const matrix<T, 1, G>& gamma,
+template <class T, extent B, extent R, extent C, extent GammaCols, extent Bt>
+requires rules_hold<rules_of::layer_norm<T, C, GammaCols, Bt>>
+constexpr batch<T, B, R, C> layer_norm(const batch<T, B, R, C>& x, const matrix<T, 1, GammaCols>& gamma,
                                        const matrix<T, 1, Bt>& beta, const std::type_identity_t<T>& eps) noexcept {
   batch<T, B, R, C> out{};
   for (std::size_t b = 0; b < B.size; ++b) out.items[b] = detail::layer_norm_of(x.items[b], gamma, beta, eps);
   return out;
 }
 /// Shape error of the batched layer_norm.
-template <class T, extent B, extent R, extent C, extent G, extent Bt>
-decltype(detail::first_failure<rules_of::layer_norm<T, C, G, Bt>>::error()) layer_norm(
-    const batch<T, B, R, C>& x, const matrix<T, 1, G>& gamma, const matrix<T, 1, Bt>& beta,
+template <class T, extent B, extent R, extent C, extent GammaCols, extent Bt>
+decltype(detail::first_failure<rules_of::layer_norm<T, C, GammaCols, Bt>>::error()) layer_norm(
+    const batch<T, B, R, C>& x, const matrix<T, 1, GammaCols>& gamma, const matrix<T, 1, Bt>& beta,
     const std::type_identity_t<T>& eps) noexcept;
 
 /// RMS normalisation of each row (LLaMA's RMSNorm): y = γ·(x / √(mean(x²) + eps)). x is n x d,
 /// gamma 1 x d.
-template <class T, extent R, extent C, extent G>
-requires rules_hold<rules_of::rms_norm<T, C, G>>
-constexpr matrix<T, R, C> rms_norm(const matrix<T, R, C>& x, const matrix<T, 1, G>& gamma,
+template <class T, extent R, extent C, extent GammaCols>
+requires rules_hold<rules_of::rms_norm<T, C, GammaCols>>
+constexpr matrix<T, R, C> rms_norm(const matrix<T, R, C>& x, const matrix<T, 1, GammaCols>& gamma,
                                    const std::type_identity_t<T>& eps) noexcept {
   return detail::rms_norm_of(x, gamma, eps);
 }
 /// Shape error: gamma not 1 x d for x of width d.
-template <class T, extent R, extent C, extent G>
-decltype(detail::first_failure<rules_of::rms_norm<T, C, G>>::error()) rms_norm(
-    const matrix<T, R, C>& x, const matrix<T, 1, G>& gamma, const std::type_identity_t<T>& eps) noexcept;
+template <class T, extent R, extent C, extent GammaCols>
+decltype(detail::first_failure<rules_of::rms_norm<T, C, GammaCols>>::error()) rms_norm(
+    const matrix<T, R, C>& x, const matrix<T, 1, GammaCols>& gamma, const std::type_identity_t<T>& eps) noexcept;
 
 /// RMS normalisation of every row of every item: B x n x d.
-template <class T, extent B, extent R, extent C, extent G>
-requires rules_hold<rules_of::rms_norm<T, C, G>>
-constexpr batch<T, B, R, C> rms_norm(const batch<T, B, R, C>& x, const matrix<T, 1, G>& gamma,
+template <class T, extent B, extent R, extent C, extent GammaCols>
+requires rules_hold<rules_of::rms_norm<T, C, GammaCols>>
+constexpr batch<T, B, R, C> rms_norm(const batch<T, B, R, C>& x, const matrix<T, 1, GammaCols>& gamma,
                                      const std::type_identity_t<T>& eps) noexcept {
   batch<T, B, R, C> out{};
   for (std::size_t b = 0; b < B.size; ++b) out.items[b] = detail::rms_norm_of(x.items[b], gamma, eps);
   return out;
 }
 /// Shape error of the batched rms_norm.
-template <class T, extent B, extent R, extent C, extent G>
-decltype(detail::first_failure<rules_of::rms_norm<T, C, G>>::error()) rms_norm(
-    const batch<T, B, R, C>& x, const matrix<T, 1, G>& gamma, const std::type_identity_t<T>& eps) noexcept;
+template <class T, extent B, extent R, extent C, extent GammaCols>
+decltype(detail::first_failure<rules_of::rms_norm<T, C, GammaCols>>::error()) rms_norm(
+    const batch<T, B, R, C>& x, const matrix<T, 1, GammaCols>& gamma, const std::type_identity_t<T>& eps) noexcept;
 
 /// nn.LayerNorm(D, eps) as a value: `weight` is γ, `bias` is β (PyTorch's state_dict names),
 /// `norm(x)` normalises the rows of a matrix or batch of width D.

@@ -138,27 +138,15 @@ constexpr long long first_query_position([[maybe_unused]] std::size_t query_coun
   }
 }
 
-// Rotates the rows of m (heads of equal width side by side) when the option is rotary().
-template <class T, std::size_t R, std::size_t C, class O>
-constexpr void apply_rotary(T (&/*m*/)[R][C], std::size_t /*heads*/, long long /*first*/,
-                            const O& /*option*/) noexcept {}
-template <class T, std::size_t R, std::size_t C, rotary_layout Layout, std::size_t RotaryDims>
-constexpr void apply_rotary(T (&m)[R][C], std::size_t heads, long long first,
-                            const rotary_embedding<Layout, RotaryDims>& o) noexcept {
-  constexpr rotary_pairs pairs =
-      Layout == rotary_layout::rotate_half ? rotary_pairs::rotate_half : rotary_pairs::interleaved;
-  rotate_rows<pairs>(m, heads, first, static_cast<T>(o.base), RotaryDims);
-}
-
 // In place: the queries q (Heads heads) and the keys k (Heads heads) at their positions, when
 // the options hold rotary(); otherwise nothing.
 template <std::size_t Heads, class T, extent R, extent C, class... O>
 constexpr void rotate_queries(matrix<T, R, C>& q, [[maybe_unused]] std::size_t key_count, const O&... opts) noexcept {
-  (apply_rotary(q.elems, Heads, first_query_position<O...>(R.size, key_count), opts), ...);
+  (apply_rotary<Heads>(q.elems, first_query_position<O...>(R.size, key_count), opts), ...);
 }
 template <std::size_t Heads, class T, extent R, extent C, class... O>
 constexpr void rotate_keys(matrix<T, R, C>& k, const O&... opts) noexcept {
-  (apply_rotary(k.elems, Heads, 0, opts), ...);
+  (apply_rotary<Heads>(k.elems, 0, opts), ...);
 }
 
 // The queries and keys the scores see: rotated copies when the options hold rotary(), else q

@@ -1,0 +1,196 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
+// Running a decoder-only model (llama_model, gpt2_model, or any type with their `hidden` and
+// `logits_of`) over a cache of keys and values: prefill a prompt, step one token, the logits of a
+// whole sequence, and generation, in one constant expression or continued across many.
+#pragma once
+
+#include <cstddef>
+#include <limits>
+#include <type_traits>
+
+#include <cxmat/core/extent.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/core/shape_rules.hpp>
+#include <cxmat/generation/kv_cache.hpp>
+#include <cxmat/generation/rules.hpp>
+#include <cxmat/generation/sampling.hpp>
+#include <cxmat/math/fp.hpp>
+#include <cxmat/ops/blocks.hpp>
+
+namespace cxmat {
+
+/// A decoder-only model: a value with `hidden(cache, tokens)` and `logits_of(rows)`, its sizes as
+/// static members (llama_model, gpt2_model).
+template <class M>
+concept LanguageModel = requires {
+  typename M::value_type;
+  M::vocab;
+  M::context;
+  M::layers;
+};
+
+/// A cache made for model M (M::cache_type<C> for some capacity C).
+template <class Cache, class M>
+concept CacheOf = requires {
+  Cache::capacity_extent;
+}
+&&std::is_same_v<Cache, typename M::template cache_type<Cache::capacity_extent>>;
+
+/// The token at which generation stops (it is emitted, then nothing more). No stop token: -1.
+struct stop_token {
+  int id = -1;
+};
+
+namespace detail {
+inline void cache_is_full_in_a_constant_expression() noexcept {}
+inline void token_id_must_be_below_vocab_in_a_constant_expression() noexcept {}
+
+template <class M>
+using logits_row = matrix<typename M::value_type, 1, M::vocab>;
+
+template <class T, extent V>
+constexpr matrix<T, 1, V> nan_row() noexcept {
+  matrix<T, 1, V> out{};
+  for (std::size_t j = 0; j < V.size; ++j) out.elems[0][j] = std::numeric_limits<T>::quiet_NaN();
+  return out;
+}
+
+// Whether every token is a valid id of the vocabulary.
+template <class I, extent One, extent R>
+constexpr bool tokens_in_vocab(const matrix<I, One, R>& tokens, std::size_t vocab) noexcept {
+  for (std::size_t i = 0; i < R.size; ++i) {
+    const I t = tokens.elems[0][i];
+    if constexpr (std::is_signed_v<I>) {
+      if (t < I(0)) return false;
+    }
+    if (static_cast<std::size_t>(t) >= vocab) return false;
+  }
+  return true;
+}
+}  // namespace detail
+
+/// Runs the prompt's P tokens (1 x P) at positions cache.filled .. through the model, appending
+/// their keys and values to the cache, and returns the logits for the token after them (1 x
+/// vocab). In a constant expression a full cache or a token id >= vocab is a compile error that
+/// names it; at run time both give a row of NaN and leave the cache as it was (generation then
+/// stops with no_token).
+template <LanguageModel M, class Cache, class I, extent One, extent P>
+requires CacheOf<Cache, M> && rules_hold<rules_of::cached_call<I, One, Cache::capacity_extent, M::context>>
+constexpr detail::logits_row<M> prefill(const M& model, Cache& cache, const matrix<I, One, P>& prompt) noexcept {
+  using T = typename M::value_type;
+  if (!cache.fits(P.size)) {
+    if (detail::in_constant_evaluation()) detail::cache_is_full_in_a_constant_expression();
+    return detail::nan_row<T, M::vocab>();
+  }
+  if (!detail::tokens_in_vocab(prompt, M::vocab.size)) {
+    if (detail::in_constant_evaluation()) detail::token_id_must_be_below_vocab_in_a_constant_expression();
+    return detail::nan_row<T, M::vocab>();
+  }
+  const auto rows = model.hidden(cache, prompt);
+  return model.logits_of(select_rows<P.size - 1>(rows));
+}
+
+/// One token through the model at position cache.filled: prefill of a one-token prompt.
+template <LanguageModel M, class Cache>
+requires CacheOf<Cache, M>
+constexpr detail::logits_row<M> step(const M& model, Cache& cache, int token) noexcept {
+  const matrix<int, 1, 1> one{{{token}}};
+  return prefill(model, cache, one);
+}
+
+/// The logits of every position of a sequence (N x vocab) under the causal rule, from an empty
+/// cache of capacity N: what a training framework's forward pass gives.
+template <LanguageModel M, class I, extent One, extent N>
+requires rules_hold<rules_of::cached_call<I, One, N, M::context>>
+constexpr matrix<typename M::value_type, N, M::vocab> forward(const M& model,
+                                                              const matrix<I, One, N>& tokens) noexcept {
+  using T = typename M::value_type;
+  typename M::template cache_type<N> cache{};
+  if (!detail::tokens_in_vocab(tokens, M::vocab.size)) {
+    if (detail::in_constant_evaluation()) detail::token_id_must_be_below_vocab_in_a_constant_expression();
+    matrix<T, N, M::vocab> out{};
+    for (std::size_t i = 0; i < N.size; ++i) out.elems[i][0] = std::numeric_limits<T>::quiet_NaN();
+    return out;
+  }
+  return model.logits_of(model.hidden(cache, tokens));
+}
+
+/// A generation in progress, a literal value: the cache, the tokens so far (the prompt, then the
+/// generated ones; the last one is not in the cache yet) and whether it has stopped. A program
+/// continues it from one constant expression to the next, each with its own step budget:
+///   constexpr auto g0 = cxmat::start<40>(model, prompt);  // prefill, first token
+///   constexpr auto g1 = cxmat::advance<8>(model, g0);      // 8 more, in a new constant expression
+template <LanguageModel M, extent Capacity>
+struct generation {
+  typename M::template cache_type<Capacity> cache{};
+  matrix<int, 1, Capacity> tokens{};
+  /// Tokens held: the prompt's and the generated ones.
+  std::size_t length = 0;
+  std::size_t prompt_length = 0;
+  /// The stop token was emitted, the logits were NaN or the capacity is reached.
+  bool stopped = false;
+
+  /// The generated tokens so far.
+  [[nodiscard]] constexpr std::size_t generated() const noexcept { return length - prompt_length; }
+};
+
+namespace detail {
+template <LanguageModel M, extent Capacity>
+constexpr void take_token(generation<M, Capacity>& g, const logits_row<M>& logits, const sampler& s,
+                          const stop_token& stop) noexcept {
+  const int token = choose_token(logits, s, g.length);
+  if (token == no_token) {
+    g.stopped = true;
+    return;
+  }
+  g.tokens.elems[0][g.length++] = token;
+  if (token == stop.id || g.length == Capacity.size) g.stopped = true;
+}
+}  // namespace detail
+
+/// Starts a generation of at most Capacity tokens in all (prompt included): prefills the prompt
+/// and chooses the first new token.
+template <extent Capacity, LanguageModel M, class I, extent One, extent P>
+requires rules_hold<
+    rules_of::generate<I, One, P, extent{(Capacity.size > P.size) ? Capacity.size - P.size : 0}, M::context>>
+constexpr generation<M, Capacity> start(const M& model, const matrix<I, One, P>& prompt, const sampler& s = greedy,
+                                        const stop_token& stop = {}) noexcept {
+  generation<M, Capacity> g{};
+  for (std::size_t i = 0; i < P.size; ++i) g.tokens.elems[0][i] = static_cast<int>(prompt.elems[0][i]);
+  g.length = g.prompt_length = P.size;
+  detail::take_token(g, prefill(model, g.cache, prompt), s, stop);
+  return g;
+}
+
+/// Continues a generation by up to K tokens (fewer if it stops).
+template <std::size_t K, LanguageModel M, extent Capacity>
+constexpr generation<M, Capacity> advance(const M& model, generation<M, Capacity> g, const sampler& s = greedy,
+                                          const stop_token& stop = {}) noexcept {
+  for (std::size_t k = 0; k < K && !g.stopped; ++k) {
+    const auto logits = step(model, g.cache, g.tokens.elems[0][g.length - 1]);
+    detail::take_token(g, logits, s, stop);
+  }
+  return g;
+}
+
+/// The N tokens generated after the prompt (1 x P token ids), greedy unless a sampler is given.
+/// After a stop token (which is included) or a stop for NaN logits or refused sampler
+/// parameters, the remaining entries are no_token (-1). P + N must fit the model's context.
+template <std::size_t N, LanguageModel M, class I, extent One, extent P>
+requires rules_hold<rules_of::generate<I, One, P, extent{N}, M::context>>
+constexpr matrix<int, 1, N> generate(const M& model, const matrix<I, One, P>& prompt, const sampler& s = greedy,
+                                     const stop_token& stop = {}) noexcept {
+  const auto g = advance<N - 1>(model, start<extent{P.size + N}>(model, prompt, s, stop), s, stop);
+  matrix<int, 1, N> out{};
+  for (std::size_t i = 0; i < N; ++i)
+    out.elems[0][i] = P.size + i < g.length ? g.tokens.elems[0][P.size + i] : no_token;
+  return out;
+}
+/// Shape error of generate<N>(model, prompt): a prompt that is not one row of integers, or P + N
+/// past the model's context.
+template <std::size_t N, LanguageModel M, class I, extent One, extent P>
+decltype(detail::first_failure<rules_of::generate<I, One, P, extent{N}, M::context>>::error()) generate(
+    const M& model, const matrix<I, One, P>& prompt, const sampler& s = greedy, const stop_token& stop = {}) noexcept;
+
+}  // namespace cxmat

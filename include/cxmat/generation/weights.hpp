@@ -1,0 +1,81 @@
+// Copyright the cxmat authors.
+// SPDX-License-Identifier: BSL-1.0
+// How a language model stores its weights: as float matrices, or as int8 in groups (Q8_0, the
+// scheme of llama2.c's int8 checkpoints and of llama.cpp) with float activations. A model's block
+// is one definition for both: it multiplies, looks up and scores through the functions here.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include <cxmat/core/extent.hpp>
+#include <cxmat/core/matrix.hpp>
+#include <cxmat/ops/arithmetic.hpp>
+#include <cxmat/quantized/group_linear.hpp>
+#include <cxmat/transformer/embedding.hpp>
+
+namespace cxmat {
+
+/// Float weights: linear maps as d_in x d_out matrices, tables as vocab x d_model.
+struct dense_weights {
+  template <class T, extent In, extent Out>
+  using linear = matrix<T, In, Out>;
+  template <class T, extent Vocab, extent D>
+  using table = matrix<T, Vocab, D>;
+};
+
+/// int8 weights in groups of GroupSize inputs (q8::group_weights) for every linear map and for the
+/// token table; norms stay float, and so do the activations (T must be float): each product
+/// quantizes its input rows as it goes (q8::group_linear).
+template <std::size_t GroupSize>
+struct q8_group_weights {
+  template <class T, extent In, extent Out>
+  using linear = q8::group_weights<In, Out, GroupSize>;
+  template <class T, extent Vocab, extent D>
+  using table = q8::group_weights<D, Vocab, GroupSize>;
+};
+
+namespace detail {
+
+// x·W for either storage.
+template <class T, extent R, extent In, extent In2, extent Out>
+constexpr matrix<T, R, Out> apply_linear(const matrix<T, R, In>& x, const matrix<T, In2, Out>& w) noexcept {
+  return matmul(x, w);
+}
+template <extent R, extent In, extent Out, std::size_t GroupSize>
+constexpr matrix<float, R, Out> apply_linear(const matrix<float, R, In>& x,
+                                             const q8::group_weights<In, Out, GroupSize>& w) noexcept {
+  return q8::group_linear(x, w);
+}
+
+// The rows of the table for the tokens (every id already checked to be below vocab).
+template <class T, extent V, extent D, class I, extent One, extent R>
+constexpr matrix<T, R, D> embed_rows(const matrix<T, V, D>& table, const matrix<I, One, R>& tokens) noexcept {
+  return embedding(table, tokens);
+}
+template <class T, extent D, extent V, std::size_t GroupSize, class I, extent One, extent R>
+constexpr matrix<T, R, D> embed_rows(const q8::group_weights<D, V, GroupSize>& table,
+                                     const matrix<I, One, R>& tokens) noexcept {
+  static_assert(std::is_same_v<T, float>, "a group-quantized table gives float rows");
+  matrix<T, R, D> out{};
+  for (std::size_t r = 0; r < R.size; ++r) {
+    const auto row = q8::dequantize_row(table, static_cast<std::size_t>(tokens.elems[0][r]));
+    for (std::size_t c = 0; c < D.size; ++c) out.elems[r][c] = row.elems[0][c];
+  }
+  return out;
+}
+
+// x·tableᵀ: the logits of a head stored vocab x d_model.
+template <class T, extent R, extent D, extent V, extent D2>
+constexpr matrix<T, R, V> table_logits(const matrix<T, R, D>& x, const matrix<T, V, D2>& table) noexcept {
+  return logits_of(x, table);
+}
+template <extent R, extent D, extent V, std::size_t GroupSize>
+constexpr matrix<float, R, V> table_logits(const matrix<float, R, D>& x,
+                                           const q8::group_weights<D, V, GroupSize>& table) noexcept {
+  return q8::group_linear(x, table);
+}
+
+}  // namespace detail
+
+}  // namespace cxmat

@@ -1,0 +1,47 @@
+// int8 weights in groups (Q8_0): the quantization of a group and an int8 product by hand, and a
+// float model quantized by the compiler generating the float model's tokens.
+#include <cstdint>
+
+#include <cxmat/generation.hpp>
+
+#include "test_support/tiny_language_models.hpp"
+
+namespace {
+
+using cxmat::matrix;
+
+// d_in 8 (two groups of 4) x d_out 1. Group 0 has max |w| = 127, so its scale is exactly 1 and
+// its values round halves away from zero (-3.5 -> -4, -0.5 -> -1); group 1 is zero: scale 0.
+constexpr matrix<double, 8, 1> w{{{127}, {-3.5}, {2.4}, {-0.5}, {0}, {0}, {0}, {0}}};
+constexpr auto qw = cxmat::q8::quantize_groups<4>(w);
+static_assert(qw.scales(0, 0) == 1.0f && qw.scales(0, 1) == 0.0f);
+static_assert(qw.values(0, 0) == 127 && qw.values(0, 1) == -4 && qw.values(0, 2) == 2 && qw.values(0, 3) == -1);
+static_assert(qw.values(0, 4) == 0 && qw.values(0, 7) == 0);
+
+// x's first group has max 254: scale 2, values 127, -64 (-63.5), 0, 32 (31.75). The product is
+// (127·127 + (-64)(-4) + 0·2 + 32·(-1)) · 1 · 2 = 16353 · 2 = 32706, exactly; group 1 adds 0.
+constexpr matrix<float, 1, 8> x{{{254.0f, -127.0f, 0.0f, 63.5f, 1.0f, 2.0f, 3.0f, 4.0f}}};
+static_assert(cxmat::q8::group_linear(x, qw)(0, 0) == 32706.0f);
+
+// A table stored out x in (an embedding) quantizes per row; a dequantized row is values · scale.
+constexpr matrix<float, 2, 4> table{{{1.0f, -2.0f, 0.5f, 0.25f}, {0.0f, 0.0f, 0.0f, 0.0f}}};
+constexpr auto qt = cxmat::q8::quantize_table_groups<4>(table);
+static_assert(qt.values(0, 1) == -127 && qt.scales(0, 0) == 2.0f / 127.0f && qt.scales(1, 0) == 0.0f);
+static_assert(cxmat::q8::dequantize_row(qt, 0)(0, 1) == -2.0f);
+
+// The tiny float model quantized in groups of 8 by the compiler generates the same tokens.
+using namespace cxmat_test;
+constexpr auto model = make_tiny_llama<tiny_llama<float>>(3);
+constexpr auto model_q8 = cxmat::quantize_groups<8>(model);
+constexpr matrix<int, 1, 3> prompt{{{3, 1, 4}}};
+static_assert(cxmat::generate<8>(model_q8, prompt) == cxmat::generate<8>(model, prompt));
+static_assert(sizeof(model_q8.blocks[0].w_gate.values) == 16 * 24);  // one byte per weight
+
+// A group size that does not divide the width does not make a type.
+template <std::size_t G>
+concept groups_fit = requires {
+  cxmat::q8::quantize_groups<G>(w);
+};
+static_assert(groups_fit<4> && groups_fit<8> && !groups_fit<3> && !groups_fit<0>);
+
+}  // namespace
