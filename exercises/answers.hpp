@@ -368,4 +368,37 @@ inline constexpr cxmat::matrix<double, 1, 4> last_row{{
 
 }  // namespace ex21
 
+namespace ex22 {
+
+// the logits after the prompt 1 4 2 (its last position)
+inline constexpr cxmat::matrix<double, 1, 6> first_logits{{
+    {0.3016122894539312, -1.6077132885944647, 0.9697263485983222, 0.022560549893659274, -2.609985818178934, 0.2973886554407978},
+}};
+
+// 4 greedy tokens after the prompt 1 4 2
+inline constexpr cxmat::matrix<double, 1, 4> tokens{{
+    {2.0, 3.0, 0.0, 0.0},
+}};
+
+}  // namespace ex22
+
+namespace ex23 {
+
+// the draws u_0..u_7 of seed 7
+inline constexpr cxmat::matrix<double, 1, 8> u{{
+    {0.3898297483912715, 0.01678829452815611, 0.9007606806068834, 0.5829302930280781, 0.45244189501146836, 0.24943152228274335, 0.46795300422287345, 0.3280767391525029},
+}};
+
+// softmax(logits / 1.5)
+inline constexpr cxmat::matrix<double, 1, 6> probabilities{{
+    {0.21363425820447554, 0.10968348537400671, 0.07859165152333808, 0.4161027170403212, 0.028912252843146347, 0.15307563501471214},
+}};
+
+// the tokens drawn at positions 0..7: temperature 1.5, top-k 3, seed 7
+inline constexpr cxmat::matrix<double, 1, 8> tokens{{
+    {3.0, 3.0, 5.0, 0.0, 3.0, 3.0, 3.0, 3.0},
+}};
+
+}  // namespace ex23
+
 }  // namespace answers
