@@ -1,7 +1,7 @@
 // Mistake: nn.Linear(8, 4)'s weight passed as PyTorch stores it (out x in = 4 x 8).
 // Rule: linear(x, w, b): w is d_in x d_out, the transpose of PyTorch's weight.
 // Expect: shape_error::linear_x_cols_must_equal_w_rows<cxmat::dim<8, d_model_dim> ?, cxmat::dim<4, cxmat::anonymous> ?, cxmat::dim<8, cxmat::anonymous> ?>
-// Expect-plain: error: static assertion failed: linear\(x, w, b\): x's columns \(8, d_model\) must equal w's rows \(4\) \(x is n x d_in, w is d_in x d_out\)\. w's columns fit x: w looks stored d_out x d_in, as PyTorch's nn.Linear stores its weight: pass transpose\(w\)\.
+// Expect-plain: error: static assertion failed: linear\(x, w, b\): x's columns \(8, d_model\) must equal w's rows \(4\) \(x is n x d_in, w is d_in x d_out\)\. w's columns fit x: w looks stored d_out x d_in, as PyTorch's nn.Linear stores its weight \(cxmat's w is its transpose\)\.
 #include <cxmat/transformer.hpp>
 
 CXMAT_DIM(n, 2);

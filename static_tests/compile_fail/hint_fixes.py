@@ -3,7 +3,9 @@
 compile-fail snippets (static_tests/compile_fail/NN_*.cpp) and of the exercises
 (exercises/*/mistakes.txt) that cxmat reports with a sentence (plain-error mode: clang++ 17+ with
 -std=c++2c), the sentence, the fix its hint gives, and whether that fix leads to the correct
-program.
+program. Every mistake of an exercise whose hint.txt chooses its hint by what is wrong ("when:"
+sections: exercises 15-18) is in the table too, failed checks included, with the hint the checker
+shows for it (scripts/exercise.sh --hint), which must be the one its mistakes.txt names (`hint:`).
 
 A hint is mechanical when it names one edit of the line the compiler points to:
     transpose(K) / transpose(B) in matmul(A, B) or A * B   B becomes transpose(B) (or W, if B is transpose(W))
@@ -56,8 +58,9 @@ class Case:
     """One mistake: its program with the mistake, the lines the mistake changed, and how to
     build the program with a replacement for the line the compiler points to."""
 
-    def __init__(self, ident, title, lines, changed, finish):
+    def __init__(self, ident, title, lines, changed, finish, hint=None):
         self.ident, self.title, self.lines, self.changed, self.finish = ident, title, lines, changed, finish
+        self.hint = hint  # for an exercise whose hint.txt chooses: the regex of the hint its mistake names
         self.sentence, self.line = None, None
 
 
@@ -84,18 +87,31 @@ def snippet_cases():
     return cases
 
 
+def chooses_hint(d):
+    """Whether the exercise's hint.txt chooses its hint by what is wrong ("when:" sections)."""
+    with open(os.path.join(d, "hint.txt"), encoding="utf-8") as f:
+        return re.search(r"^when: ", f.read(), re.M) is not None
+
+
 def exercise_cases():
     cases = []
     for d in check_mistakes.exercise_dirs():
         with open(os.path.join(d, "solution.cpp"), encoding="utf-8") as f:
             solution = f.read()
+        choosing = chooses_hint(d)
         for i, m in enumerate(check_mistakes.read_mistakes(d), 1):
-            if "c++2c" not in m.expect:  # the mistakes reported by a cxmat sentence
+            # The mistakes reported by a cxmat sentence, and all of an exercise that chooses hints.
+            if "c++2c" not in m.expect and not choosing:
                 continue
             text, changed = m.apply(solution)
             cases.append(Case("%s#%d" % (os.path.basename(d)[:2], i), m.title, text.split("\n"), changed,
-                              lambda fixed: "\n".join(fixed)))
+                              lambda fixed: "\n".join(fixed), m.hint if choosing else None))
     return cases
+
+
+def shown_hint(case):
+    """The hint the checker shows for the case's sentence (exercise.sh --hint)."""
+    return run(["bash", CHECKER, "--hint", case.ident[:2], case.sentence]).stdout
 
 
 # ---- sentences ----------------------------------------------------------------------------------
@@ -118,7 +134,8 @@ def exercise_sentence(case, plain_cxx):
         with open(path, "w", encoding="utf-8") as f:
             f.write("\n".join(case.lines))
         out = run(["bash", CHECKER, number, path], env={"CXX": plain_cxx, "CXMAT_EXERCISE_VALUES": "0"}).stdout
-    m = re.search(r"^  cxmat says: (.*)$", out, re.M)
+    # What the checker says is wrong: cxmat's sentence, or the failed check's words.
+    m = re.search(r"^NOT YET: .*\n  (?:cxmat says: )?(.*)$", out, re.M)
     at = re.search(r"^  at %s:(\d+): " % re.escape(path), out, re.M)
     return (m.group(1), int(at.group(1))) if m and at else (None, None)
 
@@ -250,7 +267,8 @@ def cell(text):
 
 
 def row(case, cxx):
-    """(markdown row, mechanical) for a case whose sentence and line are known."""
+    """(markdown row, mechanical, the exercise's hint is the one its mistake names) for a case
+    whose sentence and line are known."""
     kind = hint_of(case.sentence)
     source = case.lines[case.line - 1].strip()
     fix = fixed_line(kind, case.lines[case.line - 1]) if kind else None
@@ -262,26 +280,39 @@ def row(case, cxx):
         verdict = "yes" if try_fix(case, fix, cxx) else "**no**"
         shown = "`%s`" % cell(fix.strip())
     where = ("snippet %s" % case.ident) if "#" not in case.ident else ("exercise %s" % case.ident)
-    return ("| %s | %s | `%s` | `%s` | %s | %s | %s |" % (where, cell(case.title), cell(source), cell(case.sentence),
-                                                        kind or "", shown, verdict)), fix is not None
+    hint, named = "", True
+    if case.hint is not None:
+        text = shown_hint(case)
+        first = text.split("\n", 1)[0]
+        named = re.search(case.hint, text, re.S) is not None
+        hint = "%s (%s)" % (first, "the one mistakes.txt names" if named else "**not the one mistakes.txt names**")
+    return ("| %s | %s | `%s` | `%s` | %s | %s | %s | %s |" % (where, cell(case.title), cell(source),
+                                                             cell(case.sentence), kind or "", shown, verdict,
+                                                             cell(hint))), fix is not None, named
 
 
 def render(cases, cxx, jobs):
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         rows = list(pool.map(lambda c: row(c, cxx), cases))
-    fixes = sum(1 for _, m in rows if m)
-    good = sum(1 for r, m in rows if m and r.endswith("| yes |"))
+    fixes = sum(1 for _, m, _ in rows if m)
+    good = sum(1 for r, m, _ in rows if m and re.search(r"\| yes \|[^|]*\|$", r))
+    hints = sum(1 for c in cases if c.hint is not None)
+    named = sum(1 for (_, _, n), c in zip(rows, cases) if c.hint is not None and n)
     out = [BEGIN, "## Hints and their fixes\n",
            "Every mistake above and every mistake of the exercises (exercises/*/mistakes.txt) that cxmat reports\n"
            "with a sentence (plain-error mode), the line the compiler points to, the sentence, and the fix its\n"
            "hint names. Where the fix is one mechanical edit of that line (transpose or drop the transpose of an\n"
            "operand, swap the operands of a product, transpose the named argument of an attention call),\n"
            "`compile_fail.hint_fixes` applies it and checks the result: the snippet with the twin's checks\n"
-           "compiles (g++), the exercise passes its checker. Written by static_tests/compile_fail/hint_fixes.py.\n",
-           "%d mistakes, %d mechanical fixes, %d of them lead to the correct program.\n" % (len(rows), fixes, good),
-           "| Mistake | What | Line | Sentence | Hint | Fix applied | Correct program |",
-           "|---|---|---|---|---|---|---|"]
-    out += [r for r, _ in rows]
+           "compiles (g++), the exercise passes its checker. Exercises 15-18 choose their hint by what is wrong\n"
+           "(hint.txt's \"when:\" sections): every mistake of theirs is here, failed checks too, with the first line\n"
+           "of the hint the checker shows, which must be the one the mistake names. Written by\n"
+           "static_tests/compile_fail/hint_fixes.py.\n",
+           "%d mistakes, %d mechanical fixes, %d of them lead to the correct program; %d hints chosen by the "
+           "mistake, %d of them the one it names.\n" % (len(rows), fixes, good, hints, named),
+           "| Mistake | What | Line | Sentence | Hint | Fix applied | Correct program | Exercise's hint (hint.txt) |",
+           "|---|---|---|---|---|---|---|---|"]
+    out += [r for r, _, _ in rows]
     out.append(END)
     return "\n".join(out) + "\n"
 
@@ -292,8 +323,8 @@ TABLE = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END) + r"\n", re.S)
 def stored_sentences(page):
     """{mistake id: (sentence, line text)} from the table on the page."""
     found = {}
-    for m in re.finditer(r"^\| (?:snippet|exercise) (\S+) \| .*? \| `(.*?)` \| `(.*?)` \| [^|]* \| [^|]* \| [^|]* \|$",
-                         page, re.M):
+    for m in re.finditer(r"^\| (?:snippet|exercise) (\S+) \| .*? \| `(.*?)` \| `(.*?)` \| [^|]* \| [^|]* \| [^|]* \| "
+                         r"(?:[^|\\]|\\.)* \|$", page, re.M):
         found[m.group(1)] = (m.group(3).replace("\\|", "|"), m.group(2).replace("\\|", "|"))
     return found
 
@@ -319,9 +350,13 @@ def main():
                     sys.exit("%s: the line %r is no longer in the mistake: regenerate the table" % (c.ident, source))
                 kept.append(c)
         table = render(kept, args.compiler, args.jobs)
-        wrong = [l for l in table.splitlines() if l.endswith("| **no** |")]
+        wrong = [l for l in table.splitlines() if re.search(r"\| \*\*no\*\* \|[^|]*\|$", l)]
         if wrong:
             print("a hint's fix does not lead to the correct program:\n" + "\n".join(wrong))
+            return 1
+        unnamed = [l for l in table.splitlines() if "**not the one mistakes.txt names**" in l]
+        if unnamed:
+            print("an exercise shows another hint than its mistake names:\n" + "\n".join(unnamed))
             return 1
         current = TABLE.search(page)
         if current and current.group(0) == table:

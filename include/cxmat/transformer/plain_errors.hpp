@@ -23,17 +23,18 @@ constexpr sentence norm_weight_width() noexcept {
       "beta are 1 x d).");
 }
 
-// The fix is named only where the shapes single it out: w's columns fitting x's width mean w is
-// stored d_out x d_in (PyTorch's layout); otherwise a width differs between two steps, and a
-// transpose would not fit.
+// A transpose is mentioned only where the shapes single it out: w's columns fitting x's width
+// mean w is stored d_out x d_in (PyTorch's layout; where to transpose it is the caller's to
+// decide: where w is made, if it is used again); otherwise a width differs between two steps, and
+// a transpose would not fit.
 template <class XCols, class WRows, class WCols>
 constexpr sentence linear_input() noexcept {
   sentence s = must_equal_sentence<XCols, WRows>("linear(x, w, b): ", "x's columns", "w's rows",
                                                  " (x is n x d_in, w is d_in x d_out).");
   if constexpr (fits<XCols, WCols>) {
     s.put(
-        " w's columns fit x: w looks stored d_out x d_in, as PyTorch's nn.Linear stores its weight: pass "
-        "transpose(w).");
+        " w's columns fit x: w looks stored d_out x d_in, as PyTorch's nn.Linear stores its weight (cxmat's w is its "
+        "transpose).");
   } else {
     s.put(
         " Neither w nor transpose(w) fits x: x's width or w's comes from a size chosen elsewhere (d_in, or d_ff "
