@@ -372,7 +372,10 @@ wrong answers students plausibly write (`exercises/NN_name/mistakes.txt`: a chan
 solution and the message the checker must then show): transposes on the wrong side, operands
 swapped, the scale forgotten, doubled or taken as √d_model, the softmax over the wrong axis,
 heads in the wrong order or stacked by rows, the wrong H, W_o not transposed, masks inverted,
-`std::` functions that are constexpr only as a GCC extension. The test `exercises.mistakes`
+`std::` functions that are constexpr only as a GCC extension; in the decoder's exercises (19-24),
+a causal mask shifted by one, hidden scores of 0 instead of -inf, off-by-one cache rows and
+positions, rotary at the wrong position, a cache that re-appends the prompt, the temperature
+after the softmax, weights declared as PyTorch stores them. The test `exercises.mistakes`
 (`exercises/check_mistakes.py`) applies each to the solution, runs `scripts/exercise.sh` on it
 and requires NOT YET, the listed message, the hint, and the line of the file the error is about
 (for an error in the code, a line the mistake changed). The inputs are chosen so that none

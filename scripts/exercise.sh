@@ -453,7 +453,7 @@ if [[ $status -eq 0 ]]; then
   elif [[ -n "$next" ]]; then
     echo "Next: ${next#"$ROOT"/}/README.md, then bash scripts/exercise.sh $((10#$number + 1))"
   else
-    echo "That was the last exercise: you have assembled a whole transformer layer from its pieces."
+    echo "That was the last exercise: you have taken a small language model apart, from attention to the tokens it draws."
   fi
   exit 0
 fi

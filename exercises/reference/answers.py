@@ -213,6 +213,156 @@ emit(18, "scores_half", rotate(Q18, half) @ rotate(K18, half).T / rm.sqrt(4),
      "scores with rotate-half rotary positions: rotated Q · rotated Kᵀ / √d_k")
 
 
+# ---- Exercises 19-23: a decoder-only language model (the GPT path). ----
+
+
+def rms_norm(x, gamma, eps):
+    """LLaMA's RMSNorm over each row: x / √(mean(x²) + eps) · gamma."""
+    out = np.zeros(x.shape, dtype=object)
+    for i in range(x.shape[0]):
+        out[i] = x[i] / rm.sqrt(sum(x[i] ** 2) / x.shape[1] + eps) * gamma[0]
+    return out
+
+
+def silu(x):
+    return np.frompyfunc(lambda v: v / (1 + mpmath.exp(-v)), 1, 1)(x)
+
+
+def swiglu(x, w_gate, w_up, w_down):
+    return (silu(x @ w_gate) * (x @ w_up)) @ w_down
+
+
+def causal(n):
+    return np.tril(np.ones((n, n), dtype=bool))
+
+
+def llama_attention(h, wq, wk, wv, wo, heads, kv_heads, pairs):
+    """Grouped-query causal self-attention with rotary positions (rows are positions 0, 1, ...)."""
+    d = wq.shape[1] // heads
+    q, k, v = h @ wq, h @ wk, h @ wv
+    outs = []
+    for hd in range(heads):
+        g = hd // (heads // kv_heads)
+        qh = rotate(q[:, hd * d:(hd + 1) * d], pairs)
+        kh = rotate(k[:, g * d:(g + 1) * d], pairs)
+        outs.append(attention(qh, kh, v[:, g * d:(g + 1) * d], causal(h.shape[0]))[0])
+    return np.concatenate(outs, axis=1) @ wo
+
+
+# Exercise 19: the causal mask by hand on a 4 x 4 matrix of scores (already scaled).
+S19 = a([[.5, 1, -.5, 2], [1.5, -1, .5, 0], [0, 2, 1, -1.5], [-.5, .5, 1.5, 1]])
+emit(19, "weights", rm.softmax(S19, causal(4)), "softmax of each row over the keys 0..i (the causal triangle)")
+
+# Exercise 20: one pre-norm LLaMA block, n = 3, d_model = 4, H = 2, H_kv = 1 (d_head = 2), SwiGLU
+# width 3, rotate-half rotary positions (base 10000), eps 1e-6.
+X20 = a([[-.2, .9, -.5, -.9], [-.4, .4, .6, .1], [-.4, .8, .9, -.1]])
+g1_20, g2_20 = a([[1, .5, 1.5, 1]]), a([[.5, 1, 1, 2]])
+Wq20 = a([[-.2, .2, .4, .2], [-.1, -.1, .3, .8], [-.9, -.8, .5, -.1], [.6, .1, -.1, .9]])
+Wk20 = a([[-.3, .3], [.1, -.8], [-.7, .6], [0, .4]])
+Wv20 = a([[-.1, .7], [.7, -.1], [-.7, .7], [0, .1]])
+Wo20 = a([[0, -.9, 0, -.8], [-.9, .7, -.7, .4], [-.1, 0, 0, -.7], [-.9, .3, -.8, -.9]])
+Wg20 = a([[-.9, .2, .9], [.1, -1, .2], [0, .4, -.8], [.3, .9, -.6]])
+Wu20 = a([[.9, .2, .7], [-.6, -.2, .7], [.7, .2, .5], [.1, -.1, -.4]])
+Wd20 = a([[0, 0, 0, -1], [1, 1, .4, -.6], [.7, -.5, -.9, -.6]])
+eps20 = a(1e-6)
+h20 = rms_norm(X20, g1_20, eps20)
+att20 = llama_attention(h20, Wq20, Wk20, Wv20, Wo20, 2, 1, half)
+x1_20 = X20 + att20
+h2_20 = rms_norm(x1_20, g2_20, eps20)
+emit(20, "h", h20, "rms_norm(X, attention_norm, 1e-6)")
+emit(20, "attended_row0", att20[0:1], "row 0 of the attention: token 0 sees only itself")
+emit(20, "attended", att20, "causal grouped-query attention of h with rotate-half rotary positions, then W_o")
+emit(20, "x1", x1_20, "X + attended")
+emit(20, "h2", h2_20, "rms_norm(x1, ffn_norm, 1e-6)")
+emit(20, "Y", x1_20 + swiglu(h2_20, Wg20, Wu20, Wd20), "x1 + swiglu(h2, w_gate, w_up, w_down)")
+
+# Exercise 21: one head with a cache; 3 prompt tokens and one new token, d = 4, rotate-half.
+X21 = a([[.6, .7, .9, .6], [-.4, .1, .4, -.9], [-.8, .4, -.3, -.8], [0, -.8, .3, -.8]])
+Wq21 = a([[1, .6, -.6, -.7], [.4, -.5, .7, .5], [.6, -.2, .6, .8], [.7, -.4, -.6, -.8]])
+Wk21 = a([[-.6, .2, -.4, 0], [.8, .2, -.1, -.8], [.3, -.1, -.7, .2], [.2, .9, -1, -.7]])
+Wv21 = a([[-.3, -.7, -.8, -.8], [.1, 0, -.8, -.6], [-.6, 0, 0, .4], [.4, .8, -.2, -.7]])
+K21, V21 = rotate(X21 @ Wk21, half), X21 @ Wv21
+Z21 = attention(rotate(X21 @ Wq21, half), K21, V21, causal(4))[0]
+emit(21, "keys", K21, "the cache's keys: row p is token p's key turned at position p")
+emit(21, "values", V21, "the cache's values: row p is token p's value (not turned)")
+emit(21, "last_row", Z21[3:4], "row 3 of the full causal pass softmax(Q·Kᵀ/2)·V, Q and K turned")
+
+
+# Exercise 22: greedy generation from a tiny LLaMA (vocabulary 6, d_model 4, one block of H = 2
+# query heads and H_kv = 1 key/value head, SwiGLU width 4, norms' weights 1, eps 1e-6, the head
+# tied to the embedding), recomputed over the whole sequence for every new token: no cache.
+E22 = a([[.3, 1, -.5, .3], [-.4, -.3, -.2, -.7], [-.4, .2, .5, .4], [.8, 0, .4, -.5], [-.9, .2, -1, -.7],
+         [-.8, -.2, -.7, .9]])
+Wq22 = a([[.1, .2, .8, .5], [1, 0, .7, .9], [.2, .9, .6, -.7], [.6, .9, .5, -.4]])
+Wk22 = a([[-.3, 0], [-.4, -.5], [.8, .4], [-1, -.3]])
+Wv22 = a([[0, .4], [-.6, .6], [-.8, .3], [-.6, 0]])
+Wo22 = a([[-.6, .4, -.7, -.6], [-.9, .8, .2, -.6], [.5, -.3, -.4, .7], [.4, -.9, -.7, .6]])
+Wg22 = a([[.1, .8, -.6, -.4], [-1, -.5, -.7, .5], [.3, -.8, .9, -.1], [.9, -.5, 1, .3]])
+Wu22 = a([[.9, .5, .6, -.8], [.3, -.6, -.5, .2], [.7, .9, -.3, -.3], [-.8, -.3, .2, 0]])
+Wd22 = a([[.3, .6, .3, -.5], [-.1, .9, .1, -.1], [-.1, .6, -.6, .4], [-.3, .8, .2, -.4]])
+ones22, eps22 = a([[1, 1, 1, 1]]), a(1e-6)
+
+
+def logits22(ids):
+    x = E22[ids]
+    x = x + llama_attention(rms_norm(x, ones22, eps22), Wq22, Wk22, Wv22, Wo22, 2, 1, neighbours)
+    x = x + swiglu(rms_norm(x, ones22, eps22), Wg22, Wu22, Wd22)
+    return rms_norm(x, ones22, eps22) @ E22.T
+
+
+def greedy22(prompt, count):
+    ids = list(prompt)
+    for _ in range(count):
+        row = rm.to_float(logits22(ids)[-1:])[0]
+        best = int(np.argmax(row))
+        assert sorted(row)[-1] - sorted(row)[-2] > 1e-3, "exercise 22: a near tie"
+        ids.append(best)
+    return ids[len(prompt):]
+
+
+prompt22 = [1, 4, 2]
+emit(22, "first_logits", logits22(prompt22)[-1:], "the logits after the prompt 1 4 2 (its last position)")
+emit(22, "tokens", a([greedy22(prompt22, 4)]), "4 greedy tokens after the prompt 1 4 2")
+
+# Exercise 23: sampling with temperature and top-k, the draw of docs/generation.md:
+# u_i = (SplitMix64(seed + i · 0x9E3779B97F4A7C15) >> 11) / 2^53 for the token at position i,
+# r = u · (the kept probabilities' sum), the first kept token (most probable first) whose
+# running sum exceeds r.
+MASK64 = (1 << 64) - 1
+
+
+def splitmix64(x):
+    z = (x + 0x9E3779B97F4A7C15) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def draw(seed, position):
+    return mpmath.mpf(splitmix64((seed + position * 0x9E3779B97F4A7C15) & MASK64) >> 11) / 2 ** 53
+
+
+L23, T23, K23, SEED23 = a([[2, 1, .5, 3, -1, 1.5]]), a(1.5), 3, 7
+P23 = rm.softmax(L23 / T23)
+
+
+def sample23(p, k, u):
+    ids = sorted(range(p.shape[1]), key=lambda j: (-p[0, j], j))[:k]
+    r = u * sum(p[0, j] for j in ids)
+    cumulative = 0
+    for j in ids:
+        cumulative += p[0, j]
+        assert abs(cumulative - r) > 1e-9, "exercise 23: a draw at a boundary"
+        if r < cumulative:
+            return j
+    return ids[-1]
+
+
+U23 = [draw(SEED23, i) for i in range(8)]
+emit(23, "u", np.array([U23], dtype=object), "the draws u_0..u_7 of seed 7")
+emit(23, "probabilities", P23, "softmax(logits / 1.5)")
+emit(23, "tokens", a([[sample23(P23, K23, u) for u in U23]]), "the tokens drawn at positions 0..7: temperature 1.5, top-k 3, seed 7")
+
 def render():
     out = ["// Generated by exercises/reference/answers.py (mpmath, rounded once to float64). Do not edit: regenerate.",
            "// The answers the exercises check, computed without cxmat.",

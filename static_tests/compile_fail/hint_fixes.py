@@ -4,7 +4,7 @@ compile-fail snippets (static_tests/compile_fail/NN_*.cpp) and of the exercises
 (exercises/*/mistakes.txt) that cxmat reports with a sentence (plain-error mode: clang++ 17+ with
 -std=c++2c), the sentence, the fix its hint gives, and whether that fix leads to the correct
 program. Every mistake of an exercise whose hint.txt chooses its hint by what is wrong ("when:"
-sections: exercises 15-18) is in the table too, failed checks included, with the hint the checker
+sections: exercises 15-24) is in the table too, failed checks included, with the hint the checker
 shows for it (scripts/exercise.sh --hint), which must be the one its mistakes.txt names (`hint:`).
 
 A hint is mechanical when it names one edit of the line the compiler points to:
@@ -304,7 +304,7 @@ def render(cases, cxx, jobs):
            "hint names. Where the fix is one mechanical edit of that line (transpose or drop the transpose of an\n"
            "operand, swap the operands of a product, transpose the named argument of an attention call),\n"
            "`compile_fail.hint_fixes` applies it and checks the result: the snippet with the twin's checks\n"
-           "compiles (g++), the exercise passes its checker. Exercises 15-18 choose their hint by what is wrong\n"
+           "compiles (g++), the exercise passes its checker. Exercises 15-24 choose their hint by what is wrong\n"
            "(hint.txt's \"when:\" sections): every mistake of theirs is here, failed checks too, with the first line\n"
            "of the hint the checker shows, which must be the one the mistake names. Written by\n"
            "static_tests/compile_fail/hint_fixes.py.\n",
