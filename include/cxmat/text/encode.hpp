@@ -43,8 +43,9 @@ namespace detail {
 template <std::size_t Capacity, Tokenizer Tok, class... Options>
 constexpr encoding<Capacity> encode_text(const Tok& tok, std::string_view text, const Options&... options) noexcept {
   encoding<Capacity> out{};
-  for (std::size_t i = 0; i < Capacity; ++i) out.ids.elems[0][i] = -1;
   out.status = tok.encode_into(text, out.ids.elems[0], out.size, options...);
+  // A tokenizer may leave scratch values past the count (merging works in place).
+  for (std::size_t i = out.size; i < Capacity; ++i) out.ids.elems[0][i] = -1;
   return out;
 }
 }  // namespace detail
