@@ -8,4 +8,6 @@
 #include <cxmat/text/char_tokenizer.hpp>
 #include <cxmat/text/encode.hpp>
 #include <cxmat/text/fixed_string.hpp>
+#include <cxmat/text/gpt2_tokenizer.hpp>
+#include <cxmat/text/llama_tokenizer.hpp>
 #include <cxmat/text/status.hpp>
