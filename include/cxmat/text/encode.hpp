@@ -32,7 +32,7 @@ concept Tokenizer = requires(const Tok& tok, std::string_view text, int (&out)[1
 /// A structural type, so a constexpr encoding can be a template argument (exact_tokens<e>()).
 template <std::size_t Capacity>
 struct encoding {
-  matrix<int, 1, Capacity> ids;
+  matrix<int, 1, Capacity> ids{};
   std::size_t size = 0;
   text_status status = text_status::ok;
 

@@ -58,7 +58,7 @@ struct llama_tokenizer {
   /// Piece i is chars[starts[i] .. starts[i + 1]).
   std::uint32_t starts[Vocab + 1] = {};
   char chars[ByteCapacity] = {};
-  /// Ids by hash of their piece, -1 where empty.
+  /// Id + 1 by hash of their piece, 0 where empty.
   std::int32_t slots[table_size] = {};
   std::int32_t max_token_length = 0;
   /// Why the file was refused, and the index of the piece where it was (or Vocab).
@@ -80,7 +80,7 @@ struct llama_tokenizer {
   constexpr tokenizer_error read(std::span<const unsigned char> file) noexcept {
     std::size_t at = 0;
     std::uint32_t used = 0;
-    for (std::size_t i = 0; i < Vocab + 1; ++i) starts[i] = 0;
+    for (std::int32_t& slot : slots) slot = 0;  // a tokenizer may be read again
     const auto fail = [&](tokenizer_error why, std::size_t index) {
       error = detail::refuse(why);
       error_piece = index;
@@ -107,12 +107,11 @@ struct llama_tokenizer {
       used += static_cast<std::uint32_t>(n);
       starts[i + 1] = used;
     }
-    for (std::int32_t& slot : slots) slot = -1;
     for (std::size_t i = 0; i < Vocab; ++i) {
       const std::string_view p = piece(i);
       std::size_t s = detail::fnv_add(detail::fnv_offset, p.data(), p.size()) & (table_size - 1);
-      while (slots[s] >= 0 && piece(static_cast<std::size_t>(slots[s])) != p) s = (s + 1) & (table_size - 1);
-      if (slots[s] < 0) slots[s] = static_cast<std::int32_t>(i);
+      while (slots[s] > 0 && piece(static_cast<std::size_t>(slots[s] - 1)) != p) s = (s + 1) & (table_size - 1);
+      if (slots[s] == 0) slots[s] = static_cast<std::int32_t>(i + 1);
     }
     error = tokenizer_error::none;
     error_piece = Vocab;
@@ -125,7 +124,7 @@ struct llama_tokenizer {
     const std::uint32_t hash =
         detail::fnv_add(detail::fnv_add(detail::fnv_offset, a.data(), a.size()), b.data(), b.size());
     for (std::size_t s = hash & (table_size - 1);; s = (s + 1) & (table_size - 1)) {
-      const std::int32_t id = slots[s];
+      const std::int32_t id = slots[s] - 1;
       if (id < 0) return -1;
       const std::string_view p = piece(static_cast<std::size_t>(id));
       if (p.size() == a.size() + b.size() && detail::same_chars(p.data(), a.data(), a.size()) &&
