@@ -3,6 +3,7 @@
 
     python3 test_support/text_tokenizers.py --write   # rewrites test_support/text/
     python3 test_support/text_tokenizers.py --check   # exits 1 if a committed file differs
+    python3 test_support/text_tokenizers.py --converters  # the converters refuse broken files
 
 Writes test_support/text/:
   tiny_tokenizer.bin         llama2.c's format, 330 pieces: <unk>, BOS, EOS, the 256 byte pieces,
@@ -348,8 +349,49 @@ def formatted(name, data):
         return path.read_bytes()
 
 
+def check_converters():
+    """The converters' command lines refuse broken files with one line naming the field."""
+    pieces, scores, max_len = tiny_llama()
+    nan = struct.unpack("<f", struct.pack("<I", 0x7FC00001))[0]
+    bins = {
+        "piece 0: its length 5 is above max_token_length 0": tokenizer_bin(pieces, scores, 0),
+        "piece 300: its score is NaN": tokenizer_bin(pieces, scores[:300] + [nan] + scores[301:], max_len),
+        f"piece {len(pieces) - 1}: the file ends inside its 2 bytes (truncated)": tokenizer_bin(pieces, scores, max_len)[:-2],
+        "piece 5: its length -1 is negative": tokenizer_bin(pieces, scores, max_len, lengths={5: -1}),
+    }
+    _, _, vocab_json, merges_txt = tiny_gpt2()
+    bpe = {
+        "is not a token of vocab.json": (vocab_json, merges_txt + "zq zq\n"),
+        "byte 0 has no one-byte token": (json.dumps({"a": 0}), merges_txt),
+        "merges.txt: no merges": (vocab_json, "#version: 0.2\n"),
+    }
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = pathlib.Path(tmp)
+        for expected, data in bins.items():
+            (folder / "t.bin").write_bytes(data)
+            result = subprocess.run([sys.executable, str(ROOT / "scripts" / "tokenizer_bin_to_header.py"),
+                                     str(folder / "t.bin"), str(folder / "t.hpp"), "--name", "t"],
+                                    capture_output=True, text=True)
+            if result.returncode != 1 or expected not in result.stderr or result.stderr.count("\n") != 1:
+                failures.append(f"tokenizer_bin_to_header.py: expected one line with {expected!r}, got {result.stderr!r}")
+        for expected, (vocab, merges) in bpe.items():
+            (folder / "v.json").write_text(vocab, encoding="utf-8")
+            (folder / "m.txt").write_text(merges, encoding="utf-8")
+            result = subprocess.run([sys.executable, str(ROOT / "scripts" / "gpt2_bpe_to_header.py"),
+                                     str(folder / "v.json"), str(folder / "m.txt"), str(folder / "g.hpp"), "--name", "g"],
+                                    capture_output=True, text=True)
+            if result.returncode != 1 or expected not in result.stderr or result.stderr.count("\n") != 1:
+                failures.append(f"gpt2_bpe_to_header.py: expected one line with {expected!r}, got {result.stderr!r}")
+    for f in failures:
+        print(f)
+    return 1 if failures else 0
+
+
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "--check"
+    if mode == "--converters":
+        return check_converters()
     stale = []
     for name, data in files().items():
         data = formatted(name, data)
