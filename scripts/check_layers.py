@@ -9,6 +9,7 @@ Layers, bottom first (CONTRIBUTING.md draws them):
   attention  every attention form and its options            (ops and below)
   transformer norms, feed-forward, embeddings, encoder/decoder layers (attention and below)
   quantized  int8 arithmetic and attention                   (ops and below)
+  text       fixed_string, tokenizers, encode and decode      (core)
   generation decoder-only language models, KV cache, sampling, generate (transformer and below)
   io         shape text, printing, traces, heatmaps          (everything below)
 A folder's umbrella header (cxmat/ops.hpp for ops/) is in that folder's layer; cxmat/cxmat.hpp
@@ -19,7 +20,7 @@ import pathlib
 import re
 import sys
 
-LAYERS = ["core", "math", "kernels", "ops", "attention", "transformer", "quantized", "generation", "io"]
+LAYERS = ["core", "math", "kernels", "ops", "attention", "transformer", "quantized", "text", "generation", "io"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 TOP = len(LAYERS)
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](cxmat/[^>"]+)[>"]', re.M)
