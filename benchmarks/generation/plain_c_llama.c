@@ -1,7 +1,7 @@
 /* The baseline: the same LLaMA forward pass with a cache of keys and values, in plain C in the
  * loop style of llama2.c's run.c (weights stored out x in, matmul one dot product per row of W,
  * rmsnorm, rope, attention over the cache, SwiGLU), float throughout, one thread. Greedy decoding
- * from BOS, timed as step_bench.cpp times cxmat.
+ * from BOS, timed as step.cpp times cxmat.
  *   plain_c_llama MODEL.bin [STEPS=128] [REPEATS=10]
  * Prints one line of JSON: the tokens of the first run and the seconds of each run. */
 #include <math.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The same LLaMA step in PyTorch (float32, one thread, a cache of keys and values), greedy from
-BOS, timed as step_bench.cpp times cxmat. The weights are gen_weights.py's raw file (llama2.c's
+BOS, timed as step.cpp times cxmat. The weights are gen_weights.py's raw file (llama2.c's
 layout), read with numpy.
 
     torch_llama.py MODEL.bin [STEPS=128] [REPEATS=10]
