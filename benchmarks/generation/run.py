@@ -67,6 +67,15 @@ ALTERNATIVES = {
     6: "rotary from cos and sin computed once per position (per call)",
 }
 ALT_REPEATED = {5: 10, 6: 10}
+# Where bisection starts (from earlier runs): it only saves compiles.
+GUESSES = {("link", "gcc"): 10_000_000, ("link", "clang"): 150_000, ("piece 1", "gcc"): 9_000_000,
+           ("piece 1", "clang"): 140_000, ("piece 2", "gcc"): 8_000_000, ("piece 2", "clang"): 100_000,
+           ("piece 7", "gcc"): 200_000, ("piece 7", "clang"): 3_000, ("piece 0", "gcc"): 5_000,
+           ("piece 0", "clang"): 500, ("alt 0", "gcc"): 5_000, ("alt 0", "clang"): 500,
+           ("alt 1", "gcc"): 800_000, ("alt 1", "clang"): 35_000, ("alt 2", "gcc"): 400_000,
+           ("alt 2", "clang"): 1_000, ("alt 3", "gcc"): 1_500_000, ("alt 3", "clang"): 3_000,
+           ("alt 4", "gcc"): 1_000_000, ("alt 4", "clang"): 3_000, ("alt 5", "gcc"): 100_000,
+           ("alt 5", "clang"): 3_000, ("alt 6", "gcc"): 20_000, ("alt 6", "clang"): 500}
 
 
 def sh(cmd, **kw):
@@ -189,12 +198,14 @@ def profile(args, build, raw):
 # ---- compile time ----
 
 def compile_once(cxx, src, build, defs, extra=(), obj=True, timeout=900):
-    cmd = ["/usr/bin/time", "-f", "TIME %e %M", cxx, "-std=c++20", *WARNINGS, "-I", INCLUDE, "-I", build,
+    cmd = ["/usr/bin/time", "-f", "TIME %e %U %S %M", cxx, "-std=c++20", *WARNINGS, "-I", INCLUDE, "-I", build,
            *[f"-D{d}" for d in defs], *extra, src]
     cmd += ["-O2", "-c", "-o", os.path.join(build, "out.o")] if obj else ["-fsyntax-only"]
     p = sh(cmd, timeout=timeout)
-    m = re.search(r"TIME ([\d.]+) (\d+)\s*$", p.stderr)
-    secs, kb = (float(m.group(1)), int(m.group(2))) if m else (None, None)
+    m = re.search(r"TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)\s*$", p.stderr)
+    # seconds: (wall, processor = user + system); on a loaded machine the processor time is the steadier
+    secs = (float(m.group(1)), float(m.group(2)) + float(m.group(3))) if m else None
+    kb = int(m.group(4)) if m else None
     err = p.stderr[:m.start()] if m else p.stderr
     return p.returncode == 0, secs, kb / 1024 if kb else None, err
 
@@ -243,10 +254,10 @@ def bisect(args, fam, src, build, defs, guess):
     while lo is None or hi is None:
         if holds(cand):
             hi = cand
-            cand = int(cand / 1.5) if lo is None else cand
+            cand = int(cand / 2) if lo is None else cand
         else:
             lo = cand
-            cand = int(cand * 1.5) if hi is None else cand
+            cand = int(cand * 2) if hi is None else cand
         if hi is not None and lo is None and cand < 1000:
             return hi
     while hi - lo > hi * args.precision:
@@ -267,17 +278,26 @@ def counts(args, build, expected, guesses, alternatives=False):
     pieces, chain = os.path.join(HERE, "pieces.cpp"), os.path.join(HERE, "chain.cpp")
     jobs = []
     if alternatives:
+        src = os.path.join(HERE, "alternatives.cpp")
         for alt in ALTERNATIVES:
-            jobs.append((f"alt {alt}", ALTERNATIVES[alt], os.path.join(HERE, "alternatives.cpp"),
-                         [f"CXMAT_BENCH_ALT={alt}"], 0, 0))
-        return run_jobs(args, build, jobs, guesses)
-    for cap in (40, 512):  # one real link: gen<1> = advance<1>(model, gen<0>), the cache filled to 1 row
-        jobs.append(("link", f"advance<1> at fill 1, capacity {cap}", chain,
-                     [f"CXMAT_BENCH_CAP={cap}", "CXMAT_BENCH_K=1", "CXMAT_BENCH_TOKENS=2",
-                      "CXMAT_BENCH_EXPECTED=" + ",".join(str(t) for t in expected[:2])], 1, cap))
-    for piece in PIECES:
-        jobs.append((f"piece {piece}", PIECES[piece], pieces, [f"CXMAT_BENCH_PIECE={piece}"], 1, 40))
-    for piece, fill, cap in ((1, 31, 40), (1, 1, 512), (1, 31, 512), (7, 31, 40), (9, 1, 512)):
+            if args.alts and alt not in args.alts:
+                continue
+            jobs.append((f"alt {alt}", ALTERNATIVES[alt], src, [f"CXMAT_BENCH_ALT={alt}"], 0, 0))
+        out = run_jobs(args, build, jobs, guesses)
+        for alt in (2, 4, 6):  # the alternatives give the library's bits (static_assert), at default limits
+            for fam in ("gcc", "clang"):
+                ok, _, _, err = compile_once(CXX[fam], src, build, [f"CXMAT_BENCH_ALT={alt}", "CXMAT_BENCH_CHECK"],
+                                             obj=False)
+                print(f"  {CXX[fam]}: alt {alt} gives the library's bits: {ok} {err[:500]}", flush=True)
+                out.append({"key": f"check {alt}", "family": fam, "same_bits": ok})
+        return out
+    # One real link: gen<1> = advance<1>(model, gen<0>), the cache filled to 1 row.
+    jobs.append(("link", "advance<1> at fill 1, capacity 40", chain,
+                 ["CXMAT_BENCH_CAP=40", "CXMAT_BENCH_K=1", "CXMAT_BENCH_TOKENS=2",
+                  "CXMAT_BENCH_EXPECTED=" + ",".join(str(t) for t in expected[:2])], 1, 40))
+    # The step at the chain's first and last fill, at capacities 40 and 512; the parts that
+    # alternatives.cpp does not already measure as they are.
+    for piece, fill, cap in ((1, 1, 40), (1, 31, 40), (1, 31, 512), (2, 1, 40), (7, 31, 40), (0, 1, 40)):
         jobs.append((f"piece {piece}", PIECES[piece], pieces,
                      [f"CXMAT_BENCH_PIECE={piece}", f"CXMAT_BENCH_FILL={fill}", f"CXMAT_BENCH_CAP={cap}"], fill, cap))
     return run_jobs(args, build, jobs, guesses)
@@ -288,7 +308,7 @@ def run_jobs(args, build, jobs, guesses):
     for key, what, src, defs, fill, cap in jobs:
         for fam in ("gcc", "clang"):
             t0 = time.time()
-            g = guesses.get((key, fam), LIMITS[fam][1] // 8)
+            g = guesses.get((key, fam), GUESSES.get((key, fam), LIMITS[fam][1] // 8))
             n = bisect(args, fam, src, build, defs, g)
             guesses[(key, fam)] = n
             print(f"  {CXX[fam]}: {key} ({what}) fill {fill} cap {cap}: {n} ({time.time() - t0:.0f} s)", flush=True)
@@ -317,16 +337,17 @@ def tables(r):
         lines.append(f"| {name} | {statistics.median(tps):,.0f} | {tps[0]:,.0f} .. {tps[-1]:,.0f} | {len(tps)} | "
                      f"{rt['agree'][name]} |")
     t["runtime"] = "\n".join(lines) + "\n"
-    lines = ["| compile | compiler | holds (default limits) | seconds (each run) | peak MB |",
-             "|---|---|---|---|---:|"]
+    lines = ["| compile | compiler | holds (default limits) | processor seconds (each run) | wall seconds | "
+             "peak MB |", "|---|---|---|---|---|---:|"]
     for c in r["compile"]:
-        secs = ", ".join(f"{s:.1f}" for s in c["seconds"] if s is not None)
-        lines.append(f"| {c['what']} | {c['compiler']} | {'yes' if c['holds'] else '**no**'} | {secs} | "
+        cpu = ", ".join(f"{s[1]:.1f}" for s in c["seconds"] if s is not None)
+        wall = ", ".join(f"{s[0]:.1f}" for s in c["seconds"] if s is not None)
+        lines.append(f"| {c['what']} | {c['compiler']} | {'yes' if c['holds'] else '**no**'} | {cpu} | {wall} | "
                      f"{max(x for x in c['mb'] if x):.0f} |")
     t["compile"] = "\n".join(lines) + "\n"
     lines = ["| what | filled rows | capacity | g++ 12 operations | clang++ 19 steps |", "|---|---:|---:|---:|---:|"]
     rows = {}
-    for c in r.get("counts", []) + r.get("alts", []):
+    for c in r.get("counts", []) + [c for c in r.get("alts", []) if c["key"].startswith("alt ")]:
         k = (c["key"], c["what"], c["fill"], c["cap"])
         rows.setdefault(k, {})[c["family"]] = c
     alt_lines = ["| written as | g++ 12 operations | clang++ 19 steps |", "|---|---:|---:|"]
@@ -344,6 +365,7 @@ def tables(r):
     t["counts"] = "\n".join(lines) + "\n"
     t["alternatives"] = "\n".join(alt_lines) + "\n"
     t["summary"] = summary(r)
+    t["hotspots"] = hotspots(r)
     if "parts" in r:
         per_step = {"one block": 5, "7 products of one block": 5, "rotary of one block (q and k)": 5,
                     "cached attention of one block": 5}
@@ -403,6 +425,39 @@ def summary(r):
     return "\n".join(out) + "\n"
 
 
+def hotspots(r):
+    """The hot spots' measured shares, as sentences computed from the figures."""
+    out = []
+    if "parts" in r:
+        p = {k: statistics.median(v) for k, v in r["parts"]["parts"].items()}
+        step = p["step"]
+        share = lambda name, k=1: 100 * k * p[name] / step  # noqa: E731
+        out.append(f"- **Run time, g++ 12, cache filled to {r['parts']['fill']} rows** (one step "
+                   f"{step / 1000:.0f} µs): `logits_of` {share('logits_of (final norm and head)'):.0f} %, the cached "
+                   f"attention {share('cached attention of one block', 5):.0f} %, the 35 products "
+                   f"{share('7 products of one block', 5):.0f} %, rotary {share('rotary of one block (q and k)', 5):.0f} %, "
+                   f"choose_token {share('choose_token (greedy)'):.1f} % (on top of the step).")
+    cnt = {}
+    for c in r.get("counts", []) + [c for c in r.get("alts", []) if c["key"].startswith("alt ")]:
+        cnt[(c["key"], c["fill"], c["family"])] = c["needs"] / c["repeated"]
+    for fam, unit in (("gcc", "operations"), ("clang", "steps")):
+        step, hidden = cnt.get(("piece 1", 1, fam)), cnt.get(("piece 2", 1, fam))
+        a = {i: cnt.get((f"alt {i}", 0, fam)) for i in range(7)}
+        s31 = cnt.get(("piece 1", 31, fam))
+        if None in (step, hidden, s31) or None in a.values():
+            continue
+        out.append(f"- **{CXX[fam]}, {unit} of a step at 1 filled row** ({fmt_count(step)}): the final norm, head "
+                   f"and choice {100 * (step - hidden) / step:.0f} % ({fmt_count(step - hidden)}), of which "
+                   f"`logits_of` {fmt_count(a[1])} ({100 * a[1] / step:.0f} % of the step); the 35 products "
+                   f"{fmt_count(5 * a[3])} ({100 * 5 * a[3] / step:.0f} %), as sums of rows {fmt_count(5 * a[4])} "
+                   f"({100 * 5 * (a[3] - a[4]) / step:.0f} % of the step saved); rotary "
+                   f"{fmt_count(a[5])} per call, {fmt_count(a[6])} from shared cos and sin (10 calls a step: "
+                   f"{100 * 10 * (a[5] - a[6]) / step:.1f} % of the step saved); logits as one fold per "
+                   f"token {fmt_count(a[2])}; each filled row adds {fmt_count((s31 - step) / 30)} "
+                   f"({100 * (s31 - step) / 30 / step:.2f} % of the step).")
+    return "\n".join(out) + "\n"
+
+
 def write_doc(doc, t):
     text = open(doc).read()
     for name, body in t.items():
@@ -418,12 +473,14 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build-dir", default=None)
     p.add_argument("--output", default=os.path.join(HERE, "results.json"))
-    p.add_argument("--parts", default="runtime,parts,profile,compile,counts,alts")
+    p.add_argument("--parts", default="counts,alts,compile,runtime,parts,profile")
     p.add_argument("--rounds", type=int, default=3, help="rounds of the run-time programs, in turn")
     p.add_argument("--repeats", type=int, default=10, help="timed passes per run")
     p.add_argument("--compile-repeat", type=int, default=2)
     p.add_argument("--per-link", type=int, default=2, help="tokens per constant expression after the first")
-    p.add_argument("--precision", type=float, default=0.01)
+    p.add_argument("--precision", type=float, default=0.02)
+    p.add_argument("--alts", type=lambda v: [int(a) for a in v.split(",")], default=None,
+                   help="only these alternatives (e.g. 2,4), the others kept from --output")
     p.add_argument("--doc", help="write the tables into this Markdown file")
     p.add_argument("--doc-only", action="store_true", help="only rewrite the doc's tables from --output")
     args = p.parse_args()
@@ -440,24 +497,11 @@ def main():
     r = dict(old)
     r.update({"machine": machine(), "commit": commit + (" (with uncommitted header changes)" if dirty else ""),
               "versions": {t: version(t) for t in ("g++", "clang++-19", "gcc", "clang-19")}})
-    if "runtime" in parts:
+    ran = False
+    if "runtime" not in r:  # the tokens that the compiles check
         print("run time", flush=True)
-        r["runtime"] = runtime(args, build, raw)
-        json.dump(r, open(args.output, "w"), indent=1)
+        r["runtime"], ran = runtime(args, build, raw), True
     expected = r["runtime"]["tokens"]
-    if "parts" in parts:
-        print("parts of a step", flush=True)
-        r["parts"] = parts_timing(args, build, raw)
-        json.dump(r, open(args.output, "w"), indent=1)
-    if "profile" in parts:
-        print("profile", flush=True)
-        r["profile"] = profile(args, build, raw)
-        json.dump(r, open(args.output, "w"), indent=1)
-    if "compile" in parts:
-        print("compile time", flush=True)
-        r["compile"] = compile_time(args, build, expected)
-        r["per_link"] = args.per_link
-        json.dump(r, open(args.output, "w"), indent=1)
     if "counts" in parts:
         print("counts", flush=True)
         guesses = {(c["key"], c["family"]): c["needs"] for c in old.get("counts", [])}
@@ -465,7 +509,27 @@ def main():
         json.dump(r, open(args.output, "w"), indent=1)
     if "alts" in parts:
         print("alternatives", flush=True)
-        r["alts"] = counts(args, build, expected, {}, alternatives=True)
+        new = counts(args, build, expected, {}, alternatives=True)
+        keep = [c for c in old.get("alts", []) if args.alts and c["key"].startswith("alt ")
+                and int(c["key"].split()[1]) not in args.alts]
+        r["alts"] = keep + new
+        json.dump(r, open(args.output, "w"), indent=1)
+    if "compile" in parts:
+        print("compile time", flush=True)
+        r["compile"] = compile_time(args, build, expected)
+        r["per_link"] = args.per_link
+        json.dump(r, open(args.output, "w"), indent=1)
+    if "runtime" in parts and not ran:  # after the compiles: the timing is what matters here
+        print("run time", flush=True)
+        r["runtime"] = runtime(args, build, raw)
+        json.dump(r, open(args.output, "w"), indent=1)
+    if "parts" in parts:
+        print("parts of a step", flush=True)
+        r["parts"] = parts_timing(args, build, raw)
+        json.dump(r, open(args.output, "w"), indent=1)
+    if "profile" in parts:
+        print("profile", flush=True)
+        r["profile"] = profile(args, build, raw)
         json.dump(r, open(args.output, "w"), indent=1)
     if args.doc:
         write_doc(args.doc, tables(r))
