@@ -152,7 +152,8 @@ def parts_timing(args, build, raw):
 # Source files of the headers, grouped into the parts of a step for the profile.
 PROFILE_GROUPS = [
     ("logits_of: the head's scalar loop (transformer/embedding.hpp)", ("embedding.hpp",)),
-    ("products: register-blocked gemm and its packets (runtime_gemm.hpp, runtime_simd.hpp)",
+    ("packets: the products' register-blocked gemm, and softmax's packet operations (runtime_gemm.hpp, "
+     "runtime_simd.hpp)",
      ("runtime_gemm.hpp", "runtime_simd.hpp")),
     ("cached attention: scores and weighted sums (cached_attention.hpp, multiply_add_scalar in fp.hpp)",
      ("cached_attention.hpp", "fp.hpp", "loops.hpp")),
@@ -192,7 +193,15 @@ def profile(args, build, raw):
             other += pct
     shares["everything else (the step's own code, copies, the kernel)"] = other
     top = sorted(lines.items(), key=lambda kv: -kv[1])[:12]
-    return {"shares": shares, "top_lines": top}
+    rep = sh(["perf", "report", "-i", data, "--no-children", "--sort", "sym", "--percent-limit", "0.5", "--stdio"],
+             check=True).stdout
+    symbols = []
+    for line in rep.splitlines():
+        m = re.match(r"\s*([\d.]+)%\s+\[\.\]\s+(.+)", line)
+        if m:
+            name = re.sub(r"<.*", "", m.group(2).strip())  # the function's name without its template arguments
+            symbols.append((name, float(m.group(1))))
+    return {"shares": shares, "top_lines": top, "symbols": symbols}
 
 
 # ---- compile time ----
@@ -383,6 +392,9 @@ def tables(r):
         lines = ["| where (perf samples by source line, g++ 12) | share |", "|---|---:|"]
         for name, pct in sorted(r["profile"]["shares"].items(), key=lambda kv: -kv[1]):
             lines.append(f"| {name} | {pct:.1f} % |")
+        if "symbols" in r["profile"]:
+            lines += ["", "| function (not inlined) | share |", "|---|---:|"]
+            lines += [f"| `{name}` | {pct:.1f} % |" for name, pct in r["profile"]["symbols"]]
         t["profile"] = "\n".join(lines) + "\n"
     return t
 
@@ -408,20 +420,29 @@ def summary(r):
         out.append(f"- **Compile time:** {TOKENS} tokens, {r.get('per_link', '?')} per constant expression after the "
                    f"first, {'hold' if held else 'do NOT all hold'} under default limits with "
                    + " and ".join(sorted({c['compiler'] for c in chains})) + " at capacities 40 and 512.")
+    for fam in ("gcc", "clang"):
+        base = [max(c["mb"]) for c in comp if c["family"] == fam and not c["cap"]]
+        mb = {c["cap"]: max(c["mb"]) for c in chains if c["family"] == fam}
+        cpu = {c["cap"]: [s[1] for s in c["seconds"]] for c in chains if c["family"] == fam}
+        if base and 40 in mb and 512 in mb:
+            out.append(f"- **{CXX[fam]} memory and time:** peak {mb[40]:,.0f} MB at capacity 40 and {mb[512]:,.0f} MB "
+                       f"at 512, against {base[0]:,.0f} MB for the weights alone: "
+                       f"{(mb[40] - base[0]) / (TOKENS + 1):.1f} MB more per token; processor seconds "
+                       f"{', '.join(f'{x:.0f}' for x in cpu[40])} (capacity 40) and "
+                       f"{', '.join(f'{x:.0f}' for x in cpu[512])} (512).")
     cnt = {(c["key"], c["fill"], c["cap"], c["family"]): c["needs"] / c["repeated"] for c in r.get("counts", [])}
     if cnt:
         for fam, unit, default in (("gcc", "operations", LIMITS["gcc"][1]), ("clang", "steps", LIMITS["clang"][1])):
             link = cnt.get(("link", 1, 40, fam))
-            s1, s31 = cnt.get(("piece 1", 1, 40, fam)), cnt.get(("piece 1", 31, 40, fam))
-            s1b, s31b = cnt.get(("piece 1", 1, 512, fam)), cnt.get(("piece 1", 31, 512, fam))
-            if None in (link, s1, s31, s1b, s31b):
+            s1, s31, s31b = (cnt.get(("piece 1", f, c, fam)) for f, c in ((1, 40), (31, 40), (31, 512)))
+            if None in (link, s1, s31, s31b):
                 continue
-            out.append(f"- **{CXX[fam]} {unit} per token:** {fmt_count(link)} for a link of one token (step, choice "
-                       f"and copies of the generation) at 1 filled row; a step alone {fmt_count(s1)} at 1 filled "
-                       f"row and {fmt_count(s31)} at 31 ({100 * (s31 / s1 - 1):+.1f} %), the same with capacity 512: "
-                       f"{fmt_count(s1b)} and {fmt_count(s31b)} ({100 * (s31b / s31 - 1):+.2f} % against capacity "
-                       f"40). At most {int(default // (s31 * 1.0))} steps fit one constant expression at the default "
-                       f"{default:,}.")
+            out.append(f"- **{CXX[fam]} {unit} per token:** {fmt_count(link)} for a link of one token (a step, the "
+                       f"choice and the generation's copies) at 1 filled row; a step alone {fmt_count(s1)} at 1 "
+                       f"filled row and {fmt_count(s31)} at 31 ({100 * (s31 / s1 - 1):+.1f} %: the attention over the "
+                       f"filled rows), and {fmt_count(s31b)} at 31 rows of a 512-row cache "
+                       f"({100 * (s31b / s31 - 1):+.2f} % against 40 rows). About {int(default // s31)} tokens fit "
+                       f"one constant expression under the default {default:,}.")
     return "\n".join(out) + "\n"
 
 
