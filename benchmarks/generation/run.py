@@ -476,6 +476,12 @@ def hotspots(r):
                    f"{100 * 10 * (a[5] - a[6]) / step:.1f} % of the step saved); logits as one fold per "
                    f"token {fmt_count(a[2])}; each filled row adds {fmt_count((s31 - step) / 30)} "
                    f"({100 * (s31 - step) / 30 / step:.2f} % of the step).")
+        est = step - (a[1] - a[2]) - 5 * (a[3] - a[4]) - 10 * (a[5] - a[6])
+        est31 = est + (s31 - step)
+        default = LIMITS[fam][1]
+        out.append(f"  With the three alternatives in the library (same bits): about {fmt_count(est)} {unit} a step "
+                   f"({est / step:.2f} of today's), so about {int(default // est31)} tokens per constant expression "
+                   f"at 31 filled rows instead of {int(default // s31)}.")
     return "\n".join(out) + "\n"
 
 
