@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Random weights for a LLaMA model of llama2.c's smallest published size, from a seed.
+
+Every weight is a float32 drawn from a counter-based generator (SplitMix64 of seed and index,
+the top 24 bits as a uniform u in [0, 1), then (2u - 1)·√3·std rounded once to float32), in pure
+Python, so the same seed gives the same bits on every machine and no numpy is needed. Tensors are
+drawn in llama2.c's order and orientation (linear weights out x in, as PyTorch's).
+
+    gen_weights.py --raw model.bin          # llama2.c's checkpoint layout (the version-0 format of
+                                            # run.c: 7 int32 of config, then the float32 tensors)
+    gen_weights.py --header llama_weights.hpp   # the same weights as a constexpr cxmat::llama_model
+                                                # (d_in x d_out, hex float literals: exact)
+
+--smoke makes a tiny model of the same structure (for a build that only has to compile).
+Standard deviations: embedding 0.3; w_q, w_k, w_v, w_o, w_gate (w1), w_up (w3) 1/√dim; w_down (w2)
+1/√hidden; norm weights 1 ± 0.1 (std); a separate output head (wcls) 1. With random weights a head
+tied to the embedding makes the model repeat one token from the first step on (a token's own
+embedding dominates its logits), which would make the agreement of two implementations a weak
+check; the separate head gives varied tokens. RMSNorm eps 1e-5, rotary base 10000 in interleaved
+pairs, as llama2.c.
+"""
+import argparse
+import math
+import struct
+import sys
+
+FULL = dict(dim=64, layers=5, heads=8, kv_heads=4, hidden=172, vocab=512, context=512)
+SMOKE = dict(dim=16, layers=1, heads=4, kv_heads=2, hidden=32, vocab=32, context=32)
+MASK = (1 << 64) - 1
+
+
+def splitmix64(x):
+    z = (x + 0x9E3779B97F4A7C15) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+class Draws:
+    def __init__(self, seed):
+        self.seed = seed
+        self.counter = 0
+
+    def tensor(self, n, std, mean=0.0):
+        a = math.sqrt(3.0) * std
+        out = []
+        for _ in range(n):
+            u = (splitmix64((self.seed * 0x100000001B3 + self.counter) & MASK) >> 40) / float(1 << 24)
+            self.counter += 1
+            out.append(f32(mean + (2.0 * u - 1.0) * a))
+        return out
+
+
+def make(cfg, seed):
+    """The tensors in llama2.c's checkpoint order: name -> (shape, flat values)."""
+    d, L, h, hkv, f, v = cfg["dim"], cfg["layers"], cfg["heads"], cfg["kv_heads"], cfg["hidden"], cfg["vocab"]
+    kv = d // h * hkv
+    r = Draws(seed)
+    t = {}
+    t["token_embedding_table"] = ((v, d), r.tensor(v * d, 0.3))
+    t["rms_att_weight"] = ((L, d), r.tensor(L * d, 0.1, 1.0))
+    t["wq"] = ((L, d, d), r.tensor(L * d * d, 1 / math.sqrt(d)))
+    t["wk"] = ((L, kv, d), r.tensor(L * kv * d, 1 / math.sqrt(d)))
+    t["wv"] = ((L, kv, d), r.tensor(L * kv * d, 1 / math.sqrt(d)))
+    t["wo"] = ((L, d, d), r.tensor(L * d * d, 1 / math.sqrt(d)))
+    t["rms_ffn_weight"] = ((L, d), r.tensor(L * d, 0.1, 1.0))
+    t["w1"] = ((L, f, d), r.tensor(L * f * d, 1 / math.sqrt(d)))
+    t["w2"] = ((L, d, f), r.tensor(L * d * f, 1 / math.sqrt(f)))
+    t["w3"] = ((L, f, d), r.tensor(L * f * d, 1 / math.sqrt(d)))
+    t["rms_final_weight"] = ((d,), r.tensor(d, 0.1, 1.0))
+    t["wcls"] = ((v, d), r.tensor(v * d, 1.0))
+    return t
+
+
+def write_raw(path, cfg, t):
+    head = cfg["dim"] // cfg["heads"]
+    with open(path, "wb") as out:
+        out.write(struct.pack("<7i", cfg["dim"], cfg["hidden"], cfg["layers"], cfg["heads"], cfg["kv_heads"],
+                              -cfg["vocab"], cfg["context"]))  # vocab < 0: a separate head (wcls)
+        for name, (shape, values) in t.items():
+            if name == "wcls":
+                # run.c's version-0 layout keeps two unused tables of rotary angles (context x head/2
+                # each) before the head
+                out.write(bytes(4 * cfg["context"] * head))
+            out.write(struct.pack(f"<{len(values)}f", *values))
+
+
+def lit(x):
+    if x == 0.0:
+        return "0.0f"
+    m = x.hex()  # e.g. '-0x1.8a00000000000p-3'
+    mant, exp = m.split("p")
+    mant = mant.rstrip("0").rstrip(".")
+    return f"{mant}p{exp}f"
+
+
+def rows(values, r, c, transpose=False):
+    """A matrix<float, R, C>'s braces: rows of the r x c array; transposed: of its c x r transpose."""
+    if transpose:
+        return "{{" + ",".join("{" + ",".join(lit(values[i * c + j]) for i in range(r)) + "}" for j in range(c)) + "}}"
+    return "{{" + ",".join("{" + ",".join(lit(values[i * c + j]) for j in range(c)) + "}" for i in range(r)) + "}}"
+
+
+def write_header(path, cfg, t, seed):
+    d, L, h, hkv, f, v, ctx = (cfg[k] for k in ("dim", "layers", "heads", "kv_heads", "hidden", "vocab", "context"))
+    kv = d // h * hkv
+
+    def layer(name, l, n):
+        return t[name][1][l * n:(l + 1) * n]
+
+    out = []
+    out.append("// Generated by benchmarks/generation/gen_weights.py: do not edit.\n")
+    out.append(f"// Random weights, seed {seed}; llama2.c's tensor names in the comments.\n")
+    out.append("#pragma once\n#include <cxmat/generation.hpp>\n\nnamespace bench {\n")
+    out.append(f"inline constexpr std::size_t dim = {d}, layers = {L}, heads = {h}, kv_heads = {hkv}, "
+               f"hidden = {f}, vocab = {v}, context = {ctx};\n")
+    out.append(f"using model_type = cxmat::llama_model<float, {v}, {d}, {L}, {h}, {hkv}, {f}, {ctx}, "
+               f"cxmat::rotary_layout::interleaved, cxmat::matrix<float, {v}, {d}>>;\n")
+    out.append("inline constexpr model_type model{\n")
+    out.append("  // token_embedding_table\n  " + rows(t["token_embedding_table"][1], v, d) + ",\n  {\n")
+    for l in range(L):
+        out.append(f"   // layer {l}: rms_att_weight, wq, wk, wv, wo, rms_ffn_weight, w1, w3, w2 (transposed)\n   {{\n")
+        out.append("    {" + rows(layer("rms_att_weight", l, d), 1, d) + ", 1e-5f},\n")
+        out.append("    " + rows(layer("wq", l, d * d), d, d, True) + ",\n")
+        out.append("    " + rows(layer("wk", l, kv * d), kv, d, True) + ",\n")
+        out.append("    " + rows(layer("wv", l, kv * d), kv, d, True) + ",\n")
+        out.append("    " + rows(layer("wo", l, d * d), d, d, True) + ",\n")
+        out.append("    {" + rows(layer("rms_ffn_weight", l, d), 1, d) + ", 1e-5f},\n")
+        out.append("    " + rows(layer("w1", l, f * d), f, d, True) + ",\n")
+        out.append("    " + rows(layer("w3", l, f * d), f, d, True) + ",\n")
+        out.append("    " + rows(layer("w2", l, d * f), d, f, True) + "},\n")
+    out.append("  },\n  // rms_final_weight\n  {" + rows(t["rms_final_weight"][1], 1, d) + ", 1e-5f},\n")
+    out.append("  // wcls\n  " + rows(t["wcls"][1], v, d) + ",\n  {10000.0}};\n}  // namespace bench\n")
+    with open(path, "w") as fh:
+        fh.write("".join(out))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--seed", type=int, default=20260)
+    p.add_argument("--smoke", action="store_true", help="a tiny model of the same structure")
+    p.add_argument("--raw", help="write llama2.c's checkpoint layout here")
+    p.add_argument("--header", help="write the constexpr cxmat::llama_model here")
+    a = p.parse_args()
+    cfg = SMOKE if a.smoke else FULL
+    t = make(cfg, a.seed)
+    if a.raw:
+        write_raw(a.raw, cfg, t)
+    if a.header:
+        write_header(a.header, cfg, t, a.seed)
+    if not (a.raw or a.header):
+        sys.exit("nothing to write: --raw and/or --header")
+
+
+if __name__ == "__main__":
+    main()
