@@ -152,8 +152,8 @@ constexpr auto rotated = [] {
 #endif
   for (int r = 0; r < 10; ++r) {
 #if CXMAT_BENCH_ALT == 5
-    cxmat::detail::apply_rotary(q.elems, model_type::heads, position, bench::model.rope);
-    cxmat::detail::apply_rotary(k.elems, model_type::kv_heads, position, bench::model.rope);
+    cxmat::detail::apply_rotary<model_type::heads>(q.elems, position, bench::model.rope);
+    cxmat::detail::apply_rotary<model_type::kv_heads>(k.elems, position, bench::model.rope);
 #else
     rotate(q.elems, model_type::heads, a);
     rotate(k.elems, model_type::kv_heads, a);
@@ -166,7 +166,7 @@ constexpr float y = rotated.elems[0][1];
 static_assert([] {
   cxmat::matrix<T, 1, D> q = x;
   cxmat::matrix<T, 1, D> r = x;
-  cxmat::detail::apply_rotary(q.elems, model_type::heads, position, bench::model.rope);
+  cxmat::detail::apply_rotary<model_type::heads>(q.elems, position, bench::model.rope);
   rotate(r.elems, model_type::heads, angles_at(position));
   return same_bits(q, r);
 }());

@@ -4,9 +4,9 @@
 //   1  step(model, cache, token): the whole step, all blocks and the logits (no choice)
 //   2  model.hidden(cache, token): every block, no final norm or logits
 //   3  model.logits_of(x): the final RMSNorm and the tied head (512 x 64)
-//   4  one block, blocks[0](x, keys, values, position, rope)
+//   4  one block, blocks[0](x, keys, values, position, angles), the angles made for the step
 //   5  the seven products of one block with one row (x·w_q, w_k, w_v, heads·w_o, w_gate, w_up, w_down)
-//   6  the rotary rotation of one block's q (8 heads) and k (4 heads), 10 times
+//   6  the rotary angles of a step and the rotation of one block's q (8 heads) and k (4 heads), 10 times
 //   7  the cached attention of one block (8 heads over the filled rows)
 //   8  choose_token(logits, greedy): the argmax over the vocabulary, 10 times
 //   9  a generation value made and its cache zeroed (generation<M, Cap>{}), and one copy of it
@@ -89,7 +89,11 @@ constexpr float y = sum_of(bench::model.logits_of(x));
 #elif CXMAT_BENCH_PIECE == 4
 constexpr float y = [] {
   cache_type c = cache;
-  return sum_of(bench::model.blocks[0](x, c.keys[0], c.values[0], fill, bench::model.rope));
+  using block = model_type::block_type;
+  const auto angles = cxmat::detail::make_rotary_angles<T, 1, block::head_width.size / 2>(
+      static_cast<long long>(fill), static_cast<T>(bench::model.rope.base));
+  return sum_of(
+      bench::model.blocks[0].template operator()<model_type::layout>(x, c.keys[0], c.values[0], fill, angles));
 }();
 #elif CXMAT_BENCH_PIECE == 5
 constexpr float y = [] {
@@ -108,9 +112,13 @@ constexpr float y = [] {
   cxmat::matrix<T, 1, D> q = x;
   cxmat::matrix<T, 1, KV> k{};
   for (std::size_t j = 0; j < KV.size; ++j) k.elems[0][j] = x.elems[0][j];
+  using block = model_type::block_type;
+  constexpr auto pairs = cxmat::detail::rotary_pairs_of<model_type::layout>;
   for (int r = 0; r < repeat; ++r) {
-    cxmat::detail::apply_rotary(q.elems, model_type::heads, static_cast<long long>(fill), bench::model.rope);
-    cxmat::detail::apply_rotary(k.elems, model_type::kv_heads, static_cast<long long>(fill), bench::model.rope);
+    const auto angles = cxmat::detail::make_rotary_angles<T, 1, block::head_width.size / 2>(
+        static_cast<long long>(fill), static_cast<T>(bench::model.rope.base));
+    cxmat::detail::rotate_rows_by<pairs>(q.elems, model_type::heads, angles);
+    cxmat::detail::rotate_rows_by<pairs>(k.elems, model_type::kv_heads, angles);
   }
   return q.elems[0][1] + k.elems[0][1];
 }();

@@ -130,7 +130,13 @@ int main(int argc, char** argv) {
        }},
       {"logits_of (final norm and head)", [] { return time_per_call([] { keep(model.logits_of(*px)); }); }},
       {"one block",
-       [] { return time_per_call([] { keep((*pb0)(*px, cache.keys[0], cache.values[0], pfill, model.rope)); }); }},
+       [] {
+         return time_per_call([] {
+           const auto angles = cxmat::detail::make_rotary_angles<T, 1, model_type::block_type::head_width.size / 2>(
+               static_cast<long long>(pfill), static_cast<T>(model.rope.base));
+           keep(pb0->template operator()<model_type::layout>(*px, cache.keys[0], cache.values[0], pfill, angles));
+         });
+       }},
       {"7 products of one block",
        [] {
          return time_per_call([] {
@@ -151,8 +157,12 @@ int main(int argc, char** argv) {
            cxmat::matrix<T, 1, D> q = *px;
            cxmat::matrix<T, 1, KV> k{};
            for (std::size_t j = 0; j < KV.size; ++j) k.elems[0][j] = px->elems[0][j];
-           cxmat::detail::apply_rotary(q.elems, model_type::heads, static_cast<long long>(pfill), model.rope);
-           cxmat::detail::apply_rotary(k.elems, model_type::kv_heads, static_cast<long long>(pfill), model.rope);
+           // As a step does it: the angles once, then q's and k's rows turned by them.
+           const auto angles = cxmat::detail::make_rotary_angles<T, 1, model_type::block_type::head_width.size / 2>(
+               static_cast<long long>(pfill), static_cast<T>(model.rope.base));
+           constexpr auto pairs = cxmat::detail::rotary_pairs_of<model_type::layout>;
+           cxmat::detail::rotate_rows_by<pairs>(q.elems, model_type::heads, angles);
+           cxmat::detail::rotate_rows_by<pairs>(k.elems, model_type::kv_heads, angles);
            keep(q);
            keep(k);
          });
