@@ -69,7 +69,7 @@ struct char_tokenizer {
     for (std::size_t i = 0; i < alphabet.size(); ++i) {
       short& id = id_of_byte[detail::byte_of(alphabet[i])];
       if (id >= 0) {
-        if (std::is_constant_evaluated()) detail::alphabet_has_a_repeated_char();
+        cxmat::detail::refuse_in_constant_evaluation<detail::alphabet_has_a_repeated_char>();
         repeated = true;
       } else {
         id = static_cast<short>(i);

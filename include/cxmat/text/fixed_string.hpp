@@ -8,6 +8,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include <cxmat/math/fp.hpp>
+
 namespace cxmat {
 
 namespace detail {
@@ -62,7 +64,7 @@ struct fixed_string {
   /// (fixed_string_capacity_exceeded), and false at run time with the string unchanged.
   constexpr bool push_back(char c) noexcept {
     if (length == Capacity) {
-      if (std::is_constant_evaluated()) detail::fixed_string_capacity_exceeded();
+      cxmat::detail::refuse_in_constant_evaluation<detail::fixed_string_capacity_exceeded>();
       return false;
     }
     chars[length++] = c;

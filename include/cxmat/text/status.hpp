@@ -6,6 +6,8 @@
 
 #include <type_traits>
 
+#include <cxmat/math/fp.hpp>
+
 namespace cxmat {
 
 /// The outcome of an encode or decode at run time. In a constant expression every refusal is a
@@ -39,25 +41,25 @@ inline void tokenizer_was_refused_when_it_was_read() noexcept {}
 // The one place a refusal becomes a compile error in a constant expression: returns the status
 // at run time.
 constexpr text_status refuse(text_status status) noexcept {
-  if (std::is_constant_evaluated()) {
+  {  // a compile error in a constant expression, nothing at run time
     switch (status) {
       case text_status::unknown_char:
-        char_not_in_the_tokenizers_alphabet();
+        cxmat::detail::refuse_in_constant_evaluation<char_not_in_the_tokenizers_alphabet>();
         break;
       case text_status::too_many_tokens:
-        encoding_needs_more_tokens_than_its_capacity();
+        cxmat::detail::refuse_in_constant_evaluation<encoding_needs_more_tokens_than_its_capacity>();
         break;
       case text_status::token_out_of_range:
-        token_id_outside_the_vocabulary();
+        cxmat::detail::refuse_in_constant_evaluation<token_id_outside_the_vocabulary>();
         break;
       case text_status::text_too_long:
-        decoded_text_longer_than_its_capacity();
+        cxmat::detail::refuse_in_constant_evaluation<decoded_text_longer_than_its_capacity>();
         break;
       case text_status::byte_fallback_out_of_vocab:
-        byte_fallback_id_outside_the_vocabulary();
+        cxmat::detail::refuse_in_constant_evaluation<byte_fallback_id_outside_the_vocabulary>();
         break;
       case text_status::invalid_tokenizer:
-        tokenizer_was_refused_when_it_was_read();
+        cxmat::detail::refuse_in_constant_evaluation<tokenizer_was_refused_when_it_was_read>();
         break;
       case text_status::ok:
         break;
@@ -125,31 +127,31 @@ inline void gpt2_merge_is_not_the_concatenation_of_its_pieces() noexcept {}
 inline void gpt2_byte_without_a_one_byte_token() noexcept {}
 
 constexpr tokenizer_error refuse(tokenizer_error error) noexcept {
-  if (std::is_constant_evaluated()) {
+  {  // a compile error in a constant expression, nothing at run time
     switch (error) {
       case tokenizer_error::truncated:
-        tokenizer_bin_is_truncated();
+        cxmat::detail::refuse_in_constant_evaluation<tokenizer_bin_is_truncated>();
         break;
       case tokenizer_error::negative_max_token_length:
-        tokenizer_bin_max_token_length_is_negative();
+        cxmat::detail::refuse_in_constant_evaluation<tokenizer_bin_max_token_length_is_negative>();
         break;
       case tokenizer_error::negative_length:
-        tokenizer_bin_piece_length_is_negative();
+        cxmat::detail::refuse_in_constant_evaluation<tokenizer_bin_piece_length_is_negative>();
         break;
       case tokenizer_error::token_longer_than_max_token_length:
-        tokenizer_bin_piece_longer_than_max_token_length();
+        cxmat::detail::refuse_in_constant_evaluation<tokenizer_bin_piece_longer_than_max_token_length>();
         break;
       case tokenizer_error::nan_score:
-        tokenizer_bin_score_is_nan();
+        cxmat::detail::refuse_in_constant_evaluation<tokenizer_bin_score_is_nan>();
         break;
       case tokenizer_error::pieces_exceed_byte_capacity:
-        tokenizer_pieces_exceed_byte_capacity();
+        cxmat::detail::refuse_in_constant_evaluation<tokenizer_pieces_exceed_byte_capacity>();
         break;
       case tokenizer_error::bad_merge:
-        gpt2_merge_is_not_the_concatenation_of_its_pieces();
+        cxmat::detail::refuse_in_constant_evaluation<gpt2_merge_is_not_the_concatenation_of_its_pieces>();
         break;
       case tokenizer_error::byte_without_a_token:
-        gpt2_byte_without_a_one_byte_token();
+        cxmat::detail::refuse_in_constant_evaluation<gpt2_byte_without_a_one_byte_token>();
         break;
       case tokenizer_error::none:
         break;
