@@ -10,6 +10,7 @@
 
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/generation.hpp>
+#include <cxmat/text.hpp>
 
 #include "adder_model.hpp"  // adder: the LLaMA of adder.safetensors (cxmat_import.py --module llama)
 
@@ -28,14 +29,9 @@ inline constexpr std::size_t context = model_type::context.size;
 inline constexpr std::size_t longest_prompt = 8;
 inline constexpr std::size_t longest_answer = 5;
 
-/// The token of a character; -1 for a character outside the vocabulary (which the model refuses:
-/// a compile error in a constant expression).
-constexpr int token_of(char c) noexcept {
-  for (int t = 0; t < stop + 1; ++t) {
-    if (characters[t] == c) return t;
-  }
-  return -1;
-}
+/// One token per character (cxmat::char_tokenizer): a character outside the vocabulary is a
+/// compile error in a constant expression, and no token (-1, which the model refuses) at run time.
+inline constexpr cxmat::char_tokenizer tokenizer{characters};
 
 /// Characters of a short text (an answer), compared with a string literal or another text.
 struct text {
@@ -50,9 +46,7 @@ struct text {
 /// A prompt of P characters as one row of tokens.
 template <std::size_t P>
 constexpr cxmat::matrix<int, 1, P> tokens_of(std::string_view prompt) noexcept {
-  cxmat::matrix<int, 1, P> tokens{};
-  for (std::size_t i = 0; i < P; ++i) tokens(0, i) = token_of(prompt[i]);
-  return tokens;
+  return cxmat::encode<P>(tokenizer, prompt.substr(0, P)).ids;
 }
 
 /// The characters of generated tokens: everything up to and including the stop token (PyTorch's

@@ -18,6 +18,11 @@ static_assert(answer("999+1=") == "1000");
 static_assert(answer("505+497=") == "1002");
 static_assert(answer("999+999=") == "1998");
 
+// Text in, text out (cxmat::complete): the prompt encoded by the adder's tokenizer, the new
+// tokens decoded, the stop token '$' included.
+static_assert(cxmat::complete<lm_adder::longest_answer, "271+828=">(lm_adder::adder, lm_adder::tokenizer, cxmat::greedy,
+                                                                    cxmat::stop_token{lm_adder::stop}) == "1099$");
+
 namespace {
 struct sum {
   const char* prompt;

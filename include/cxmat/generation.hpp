@@ -5,6 +5,7 @@
 // and generate<N>, in constant expressions and at run time.
 #pragma once
 
+#include <cxmat/generation/complete.hpp>
 #include <cxmat/generation/generate.hpp>
 #include <cxmat/generation/gpt2.hpp>
 #include <cxmat/generation/kv_cache.hpp>

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include <cxmat/generation.hpp>
+#include <cxmat/text.hpp>
 
 #include "test_support/catch.hpp"
 #include "test_support/plain_language_models.hpp"
@@ -109,6 +110,19 @@ TEST_CASE("the same tokens at compile time and at run time, greedy and sampled",
   CHECK(cxmat::generate<10>(llama_float, cxmat_test::at_run_time(prompt)) == greedy_ct);
   CHECK(cxmat::generate<10>(llama_float, cxmat_test::at_run_time(prompt), opaque(sampler)) == sampled_ct);
   CHECK(cxmat::generate<10>(gpt2_float, cxmat_test::at_run_time(prompt), cxmat::sampling(0.8, 5)) == gpt2_ct);
+}
+
+// complete<N, "prompt">: at run time the text of the same tokens as in the compiler; a prompt
+// with a char the tokenizer lacks gives an empty text (the compiler refuses it).
+TEST_CASE("complete writes the text of the generated tokens, and nothing for a prompt it cannot encode",
+          "[generation][text]") {
+  constexpr cxmat::char_tokenizer letters{"abcdefghijklm"};  // id i is 'a' + i
+  constexpr auto at_compile_time = cxmat::complete<6, "hc">(llama_float, letters);
+  const auto at_run_time = cxmat::complete<6, "hc">(opaque(llama_float), opaque(letters));
+  CHECK(at_run_time == at_compile_time);
+  const auto tokens = cxmat::generate<6>(llama_float, matrix<int, 1, 2>{{{7, 2}}});
+  for (std::size_t i = 0; i < 6; ++i) CHECK(at_run_time[i] == static_cast<char>('a' + tokens(0, i)));
+  CHECK(cxmat::complete<6, "hz">(opaque(llama_float), opaque(letters)).size() == 0);
 }
 
 // choose_token over fixed probabilities: the frequencies of 40,000 draws (positions 0 ..) against
