@@ -24,8 +24,9 @@ set(model_symbols "")
 foreach(line IN LISTS lines)
   # The model's namespaces; the importer's headers (scripts/cxmat_import.py) put the sorter's
   # weights in sort_<part>_weights:: and its modules (which hold weights too) at namespace scope,
-  # and its int8 version is in sort_model_q8::.
-  if(line MATCHES "^((model|layers)::[^ |]*|sort_[a-z0-9_]+(::[^ |]*)?) *\\|[^|]*\\|[^|]*\\| *OBJECT\\|([0-9a-f]+)\\|[^|]*\\|(.*)$")
+  # and its int8 version is in sort_model_q8::; the adder's float model is `adder` (its int8
+  # version is in layers::).
+  if(line MATCHES "^((model|layers)::[^ |]*|sort_[a-z0-9_]+(::[^ |]*)?|adder) *\\|[^|]*\\|[^|]*\\| *OBJECT\\|([0-9a-f]+)\\|[^|]*\\|(.*)$")
     list(APPEND model_symbols "${CMAKE_MATCH_1}")
     string(STRIP "${CMAKE_MATCH_5}" section_${CMAKE_MATCH_1})
     math(EXPR size_${CMAKE_MATCH_1} "0x${CMAKE_MATCH_4}")

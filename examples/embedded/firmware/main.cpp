@@ -26,6 +26,9 @@
 #if CXMAT_EMBEDDED_STEP == 10
 #include "layers_sort_q8.hpp"
 #endif
+#if CXMAT_EMBEDDED_STEP == 11
+#include "layers_lm.hpp"
+#endif
 
 #define CXMAT_STEP_BASELINE 0
 #define CXMAT_STEP_SELF 1
@@ -38,6 +41,7 @@
 #define CXMAT_STEP_ENCODER_LAYER 8
 #define CXMAT_STEP_SORT_DIGITS 9      // a whole trained model: sequences in, sequences out (layers_sort.hpp)
 #define CXMAT_STEP_SORT_DIGITS_Q8 10  // the same model in int8, calibrated by the compiler (layers_sort_q8.hpp)
+#define CXMAT_STEP_LM_ADDER_Q8 11     // a language model in int8 generating over its cache (layers_lm.hpp)
 #if !defined(CXMAT_EMBEDDED_STEP)
 #define CXMAT_EMBEDDED_STEP CXMAT_STEP_SELF
 #endif
@@ -66,6 +70,9 @@ using layer = layers::sort_digits;
 #define CXMAT_SEQUENCE_MODEL 1
 #elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_SORT_DIGITS_Q8
 using layer = layers::sort_digits_q8;
+#define CXMAT_SEQUENCE_MODEL 1
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_LM_ADDER_Q8
+using layer = layers::lm_adder_q8;
 #define CXMAT_SEQUENCE_MODEL 1
 #else
 #error "unknown CXMAT_EMBEDDED_STEP"
@@ -145,6 +152,7 @@ namespace {
 [[maybe_unused]] float wrong(float v) noexcept { return v * 1.0001f; }
 [[maybe_unused]] std::int8_t wrong(std::int8_t v) noexcept { return static_cast<std::int8_t>(v == 127 ? 126 : v + 1); }
 [[maybe_unused]] std::size_t wrong(std::size_t digit) noexcept { return (digit + 1) % 10; }
+[[maybe_unused]] int wrong(int token) noexcept { return token == 9 ? 0 : (token + 1) % 10; }
 
 // The faults that end a run early or silently, after the layer ran.
 void stop_if_faulty() noexcept {
@@ -167,6 +175,11 @@ void stop_if_faulty() noexcept {
 // each, after the last. The measured call is the first sequence's. A model with int8 logits
 // (layer::logits) prints them after each sequence's line, one line per position, in hex.
 namespace {
+
+template <class L>
+concept has_characters = requires {
+  L::characters[0];
+};
 
 template <class L>
 concept has_logits = requires(const typename L::input& x) {
@@ -228,9 +241,15 @@ template <class L>
   out.text("layer ").text(L::name).text(" ").dec(L::sequences).text(" ").dec(output::cols).emit();
   for (const sequence_result<L>& r : results) {
     out.text("sorted ");
-    for (std::size_t j = 0; j < input::cols; ++j) out.dec(static_cast<std::uint32_t>(r.in(0, j)));
-    out.text(" ");
-    for (std::size_t j = 0; j < output::cols; ++j) out.dec(static_cast<std::uint32_t>(r.out(0, j)));
+    if constexpr (has_characters<L>) {  // a language model: its prompt and the generated text
+      for (std::size_t j = 0; j < input::cols; ++j) out.character(L::characters[r.in(0, j)]);
+      out.text(" ");
+      for (std::size_t j = 0; j < output::cols && r.out(0, j) >= 0; ++j) out.character(L::characters[r.out(0, j)]);
+    } else {
+      for (std::size_t j = 0; j < input::cols; ++j) out.dec(static_cast<std::uint32_t>(r.in(0, j)));
+      out.text(" ");
+      for (std::size_t j = 0; j < output::cols; ++j) out.dec(static_cast<std::uint32_t>(r.out(0, j)));
+    }
     out.emit();
     if constexpr (has_logits<L>) {
       using logits = typename L::logits_type;

@@ -79,6 +79,9 @@ void __aeabi_memclr8(void* dst, std::size_t n) { memset(dst, 0, n); }
 // A program may define its own HardFault handler (the emulator harness reports the fault and
 // ends the run); otherwise a fault stops here like any other exception.
 [[noreturn, gnu::weak, gnu::alias("Default_Handler")]] void HardFault_Handler() noexcept;
+// SysTick's interrupt: the harness counts the timer's wraps with it; a program that does not
+// enable it never takes it.
+[[gnu::weak]] void SysTick_Handler() noexcept {}
 
 // Initial stack pointer, then the 15 system exceptions of ARMv6-M/ARMv7-M (0: reserved).
 using handler = void (*)();
@@ -97,6 +100,6 @@ using handler = void (*)();
                                                                              Default_Handler,
                                                                              nullptr,
                                                                              Default_Handler,
-                                                                             Default_Handler};
+                                                                             SysTick_Handler};
 
 }  // extern "C"
