@@ -147,6 +147,15 @@ constexpr void take_token(generation<M, Capacity>& g, const logits_row<M>& logit
   g.tokens.elems[0][g.length++] = token;
   if (token == stop.id || g.length == Capacity.size) g.stopped = true;
 }
+
+// The generated tokens of g as a 1 x N row, no_token after the last.
+template <std::size_t N, LanguageModel M, extent Capacity>
+constexpr matrix<int, 1, N> generated_tokens(const generation<M, Capacity>& g) noexcept {
+  matrix<int, 1, N> out{};
+  for (std::size_t i = 0; i < N; ++i)
+    out.elems[0][i] = g.prompt_length + i < g.length ? g.tokens.elems[0][g.prompt_length + i] : no_token;
+  return out;
+}
 }  // namespace detail
 
 /// Starts a generation of at most Capacity tokens in all (prompt included): prefills the prompt
@@ -181,11 +190,7 @@ template <std::size_t N, LanguageModel M, class I, extent One, extent P>
 requires rules_hold<rules_of::generate<I, One, P, extent{N}, M::context>>
 constexpr matrix<int, 1, N> generate(const M& model, const matrix<I, One, P>& prompt, const sampler& s = greedy,
                                      const stop_token& stop = {}) noexcept {
-  const auto g = advance<N - 1>(model, start<extent{P.size + N}>(model, prompt, s, stop), s, stop);
-  matrix<int, 1, N> out{};
-  for (std::size_t i = 0; i < N; ++i)
-    out.elems[0][i] = P.size + i < g.length ? g.tokens.elems[0][P.size + i] : no_token;
-  return out;
+  return detail::generated_tokens<N>(advance<N - 1>(model, start<extent{P.size + N}>(model, prompt, s, stop), s, stop));
 }
 /// Shape error of generate<N>(model, prompt): a prompt that is not one row of integers, or P + N
 /// past the model's context.
