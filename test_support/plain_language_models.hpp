@@ -99,13 +99,16 @@ inline void rotate(rows& x, std::size_t heads, real base, bool interleaved) {
 }
 
 // Causal attention of H query heads over Hkv key/value heads (query head h uses kv head
-// h / (H / Hkv)), scores divided by sqrt(head width).
-inline rows causal_attention(const rows& q, const rows& k, const rows& v, std::size_t heads, std::size_t kv_heads) {
+// h / (H / Hkv)), scores divided by sqrt(head width). With `weights`, each head's n x n weights
+// (0 above the diagonal) are appended to it.
+inline rows causal_attention(const rows& q, const rows& k, const rows& v, std::size_t heads, std::size_t kv_heads,
+                             std::vector<rows>* weights = nullptr) {
   const std::size_t hd = q[0].size() / heads;
   const std::size_t n = q.size();
   rows out(n, std::vector<real>(q[0].size(), 0));
   for (std::size_t h = 0; h < heads; ++h) {
     const std::size_t kv = h / (heads / kv_heads);
+    if (weights) weights->push_back(rows(n, std::vector<real>(n, 0)));
     for (std::size_t i = 0; i < n; ++i) {
       std::vector<real> score(i + 1);
       real max = -INFINITY;
@@ -117,6 +120,7 @@ inline rows causal_attention(const rows& q, const rows& k, const rows& v, std::s
       }
       real sum = 0;
       for (real& s : score) sum += (s = std::exp(s - max));
+      for (std::size_t j = 0; j <= i && weights; ++j) weights->back()[i][j] = score[j] / sum;
       for (std::size_t j = 0; j <= i; ++j) {
         for (std::size_t c = 0; c < hd; ++c) out[i][h * hd + c] += score[j] / sum * v[j][kv * hd + c];
       }
@@ -148,9 +152,10 @@ inline real gelu_tanh(real x) {
   return 0.5L * x * (1 + std::tanh(std::sqrt(2 / pi) * (x + 0.044715L * x * x * x)));
 }
 
-/// The logits of every position of `tokens` under a LLaMA model.
+/// The logits of every position of `tokens` under a LLaMA model. With `attention`, each layer's
+/// heads' weights (causal_attention's) are appended to it.
 template <class M>
-rows llama_logits(const M& model, const std::vector<int>& tokens) {
+rows llama_logits(const M& model, const std::vector<int>& tokens, std::vector<std::vector<rows>>* attention = nullptr) {
   const bool interleaved = M::layout == cxmat::rotary_layout::interleaved;
   rows x = embed(to_rows(model.token_embedding), tokens);
   for (const auto& b : model.blocks) {
@@ -160,7 +165,9 @@ rows llama_logits(const M& model, const std::vector<int>& tokens) {
     const rows v = times(h, to_rows(b.w_v));
     rotate(q, M::heads, static_cast<real>(model.rope.base), interleaved);
     rotate(k, M::kv_heads, static_cast<real>(model.rope.base), interleaved);
-    x = plus(x, times(causal_attention(q, k, v, M::heads, M::kv_heads), to_rows(b.w_o)));
+    std::vector<rows>* layer_weights = nullptr;
+    if (attention) layer_weights = &attention->emplace_back();
+    x = plus(x, times(causal_attention(q, k, v, M::heads, M::kv_heads, layer_weights), to_rows(b.w_o)));
     const rows h2 = rms_norm(x, to_rows(b.ffn_norm.weight), b.ffn_norm.eps);
     rows gate = times(h2, to_rows(b.w_gate));
     const rows up = times(h2, to_rows(b.w_up));

@@ -10,6 +10,7 @@
 #include <cxmat/generation/gpt2.hpp>
 #include <cxmat/generation/kv_cache.hpp>
 #include <cxmat/generation/llama.hpp>
+#include <cxmat/generation/record.hpp>
 #include <cxmat/generation/rules.hpp>
 #include <cxmat/generation/sampling.hpp>
 #include <cxmat/generation/weights.hpp>

@@ -112,6 +112,39 @@ TEST_CASE("the same tokens at compile time and at run time, greedy and sampled",
   CHECK(cxmat::generate<10>(gpt2_float, cxmat_test::at_run_time(prompt), cxmat::sampling(0.8, 5)) == gpt2_ct);
 }
 
+// generate_recording: the same tokens as generate, and every head's weights those of the plain
+// reference's causal attention over the positions the model computed (the prompt and every
+// generated token but the last), 0 elsewhere.
+TEST_CASE("a recorded generation's attention weights are the plain formulas'", "[generation]") {
+  constexpr matrix<int, 1, 3> prompt{{{3, 1, 4}}};
+  constexpr std::size_t n = 5;
+  const auto recorded = cxmat::generate_recording<n>(opaque(llama_interleaved), cxmat_test::at_run_time(prompt));
+  CHECK(recorded.tokens == cxmat::generate<n>(llama_interleaved, prompt));
+  std::vector<int> tokens{3, 1, 4};
+  for (std::size_t i = 0; i + 1 < n; ++i) tokens.push_back(recorded.tokens(0, i));
+  std::vector<std::vector<cxmat_test::plain::rows>> attention;
+  static_cast<void>(cxmat_test::plain::llama_logits(llama_interleaved, tokens, &attention));
+  REQUIRE(attention.size() == decltype(llama_interleaved)::layers);
+  double largest_error = 0.0;
+  for (std::size_t l = 0; l < attention.size(); ++l) {
+    for (std::size_t h = 0; h < decltype(llama_interleaved)::heads; ++h) {
+      const auto& got = recorded.attention[l].items[h];
+      for (std::size_t i = 0; i < 3 + n; ++i) {
+        for (std::size_t j = 0; j < 3 + n; ++j) {
+          const bool computed = i < tokens.size() && j < tokens.size();
+          const double want = computed ? static_cast<double>(attention[l][h][i][j]) : 0.0;
+          if (want == 0.0) {
+            CHECK(got(i, j) == 0.0);
+          } else {
+            largest_error = std::fmax(largest_error, std::fabs(got(i, j) - want));
+          }
+        }
+      }
+    }
+  }
+  CHECK(largest_error < 1e-12);
+}
+
 // complete<N, "prompt">: at run time the text of the same tokens as in the compiler; a prompt
 // with a char the tokenizer lacks gives an empty text (the compiler refuses it).
 TEST_CASE("complete writes the text of the generated tokens, and nothing for a prompt it cannot encode",

@@ -7,7 +7,7 @@
 constexpr cxmat::llama_model<float, 13, 8, 1, 2, 1, 12, 16> model{};
 constexpr cxmat::matrix<int, 1, 3> prompt{{{1, 2, 3}}};
 #ifdef CXMAT_COMPILE_FAIL
-constexpr auto next = cxmat::generate<14>(model, prompt);
+inline constexpr auto next = cxmat::generate<14>(model, prompt);
 #else
-constexpr auto next = cxmat::generate<13>(model, prompt);
+inline constexpr auto next = cxmat::generate<13>(model, prompt);
 #endif

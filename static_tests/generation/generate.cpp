@@ -87,3 +87,13 @@ static_assert(!can_generate<2, matrix<int, 2, 3>>);
 static_assert(can_generate<2, matrix<unsigned char, 1, 3>>);
 
 }  // namespace
+
+// A recorded generation writes the same tokens; position 0 sees only itself (weight 1), and each
+// computed row's weights are 0 after its own position.
+namespace recorded {
+constexpr auto run = cxmat::generate_recording<6>(model, prompt);
+static_assert(run.tokens == six);
+static_assert(run.attention[0].items[0](0, 0) == 1.0 && run.attention[1].items[3](0, 0) == 1.0);
+static_assert(run.attention[1].items[2](4, 5) == 0.0 && run.attention[1].items[2](4, 4) > 0.0);
+static_assert(run.attention[0].items[1](8, 0) == 0.0);  // the last token is chosen, not run
+}  // namespace recorded

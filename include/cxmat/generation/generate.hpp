@@ -15,6 +15,7 @@
 #include <cxmat/generation/kv_cache.hpp>
 #include <cxmat/generation/rules.hpp>
 #include <cxmat/generation/sampling.hpp>
+#include <cxmat/kernels/cached_attention.hpp>
 #include <cxmat/math/fp.hpp>
 #include <cxmat/ops/blocks.hpp>
 
@@ -74,10 +75,12 @@ constexpr bool tokens_in_vocab(const matrix<I, One, R>& tokens, std::size_t voca
 /// their keys and values to the cache, and returns the logits for the token after them (1 x
 /// vocab). In a constant expression a full cache or a token id >= vocab is a compile error that
 /// names it; at run time both give a row of NaN and leave the cache as it was (generation then
-/// stops with no_token).
-template <LanguageModel M, class Cache, class I, extent One, extent P>
+/// stops with no_token). A recorder, if given, gets every head's attention weights
+/// (generate_recording).
+template <LanguageModel M, class Cache, class I, extent One, extent P, class Recorder = detail::no_attention_sink>
 requires CacheOf<Cache, M> && rules_hold<rules_of::cached_call<I, One, Cache::capacity_extent, M::context>>
-constexpr detail::logits_row<M> prefill(const M& model, Cache& cache, const matrix<I, One, P>& prompt) noexcept {
+constexpr detail::logits_row<M> prefill(const M& model, Cache& cache, const matrix<I, One, P>& prompt,
+                                        const Recorder& recorder = {}) noexcept {
   using T = typename M::value_type;
   if (!cache.fits(P.size)) {
     detail::refuse_in_constant_evaluation<detail::cache_is_full_in_a_constant_expression>();
@@ -87,16 +90,16 @@ constexpr detail::logits_row<M> prefill(const M& model, Cache& cache, const matr
     detail::refuse_in_constant_evaluation<detail::token_id_must_be_below_vocab_in_a_constant_expression>();
     return detail::nan_row<T, M::vocab>();
   }
-  const auto rows = model.hidden(cache, prompt);
+  const auto rows = model.hidden(cache, prompt, recorder);
   return model.logits_of(select_rows<P.size - 1>(rows));
 }
 
 /// One token through the model at position cache.filled: prefill of a one-token prompt.
-template <LanguageModel M, class Cache>
+template <LanguageModel M, class Cache, class Recorder = detail::no_attention_sink>
 requires CacheOf<Cache, M>
-constexpr detail::logits_row<M> step(const M& model, Cache& cache, int token) noexcept {
+constexpr detail::logits_row<M> step(const M& model, Cache& cache, int token, const Recorder& recorder = {}) noexcept {
   const matrix<int, 1, 1> one{{{token}}};
-  return prefill(model, cache, one);
+  return prefill(model, cache, one, recorder);
 }
 
 /// The logits of every position of a sequence (N x vocab) under the causal rule, from an empty
@@ -160,24 +163,24 @@ constexpr matrix<int, 1, N> generated_tokens(const generation<M, Capacity>& g) n
 
 /// Starts a generation of at most Capacity tokens in all (prompt included): prefills the prompt
 /// and chooses the first new token.
-template <extent Capacity, LanguageModel M, class I, extent One, extent P>
+template <extent Capacity, LanguageModel M, class I, extent One, extent P, class Recorder = detail::no_attention_sink>
 requires rules_hold<
     rules_of::generate<I, One, P, extent{(Capacity.size > P.size) ? Capacity.size - P.size : 0}, M::context>>
 constexpr generation<M, Capacity> start(const M& model, const matrix<I, One, P>& prompt, const sampler& s = greedy,
-                                        const stop_token& stop = {}) noexcept {
+                                        const stop_token& stop = {}, const Recorder& recorder = {}) noexcept {
   generation<M, Capacity> g{};
   for (std::size_t i = 0; i < P.size; ++i) g.tokens.elems[0][i] = static_cast<int>(prompt.elems[0][i]);
   g.length = g.prompt_length = P.size;
-  detail::take_token(g, prefill(model, g.cache, prompt), s, stop);
+  detail::take_token(g, prefill(model, g.cache, prompt, recorder), s, stop);
   return g;
 }
 
 /// Continues a generation by up to K tokens (fewer if it stops).
-template <std::size_t K, LanguageModel M, extent Capacity>
+template <std::size_t K, LanguageModel M, extent Capacity, class Recorder = detail::no_attention_sink>
 constexpr generation<M, Capacity> advance(const M& model, generation<M, Capacity> g, const sampler& s = greedy,
-                                          const stop_token& stop = {}) noexcept {
+                                          const stop_token& stop = {}, const Recorder& recorder = {}) noexcept {
   for (std::size_t k = 0; k < K && !g.stopped; ++k) {
-    const auto logits = step(model, g.cache, g.tokens.elems[0][g.length - 1]);
+    const auto logits = step(model, g.cache, g.tokens.elems[0][g.length - 1], recorder);
     detail::take_token(g, logits, s, stop);
   }
   return g;

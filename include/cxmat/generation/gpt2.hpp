@@ -49,16 +49,18 @@ struct gpt2_block {
 
   /// x (R new rows at positions `position` ..) through the block; their keys and values go into
   /// this layer's cache from row `position`, and each row attends to the positions up to its own.
-  template <extent R, extent Cap>
+  /// A recorder gets each head's weights as layer `layer` (generate_recording).
+  template <extent R, extent Cap, class Recorder = detail::no_attention_sink>
   constexpr matrix<T, R, D> operator()(const matrix<T, R, D>& x, matrix<T, Cap, D>& keys, matrix<T, Cap, D>& values,
-                                       std::size_t position) const noexcept {
+                                       std::size_t position, const Recorder& recorder = {},
+                                       std::size_t layer = 0) const noexcept {
     const auto& a = attention;
     const matrix<T, R, D> h = detail::layer_norm_of(x, ln_1.weight, ln_1.bias, ln_1.eps);
     const matrix<T, R, D> q = detail::linear_of(h, a.w_q, a.b_q);
     detail::store_rows(keys, values, detail::linear_of(h, a.w_k, a.b_k), detail::linear_of(h, a.w_v, a.b_v), position);
     matrix<T, R, D> heads{};
     detail::cached_heads<H, H>(q.elems, keys.elems, values.elems, heads.elems, position,
-                               detail::sqrt_of_size<T>(head_width.size));
+                               detail::sqrt_of_size<T>(head_width.size), recorder, layer);
     const matrix<T, R, D> x1 = x + detail::linear_of(heads, a.w_o, a.b_o);
     const matrix<T, R, D> h2 = detail::layer_norm_of(x1, ln_2.weight, ln_2.bias, ln_2.eps);
     return x1 + detail::feed_forward_of<activation::gelu_tanh>(h2, w_fc, b_fc, w_proj, b_proj);
@@ -92,14 +94,15 @@ struct gpt2_model {
 
   /// The R new tokens at positions cache.filled .. through every block (their keys and values
   /// appended to the cache): the last block's output rows, before the final norm.
-  template <class I, extent One, extent R, extent Cap>
-  constexpr matrix<T, R, D> hidden(cache_type<Cap>& cache, const matrix<I, One, R>& tokens) const noexcept {
+  template <class I, extent One, extent R, extent Cap, class Recorder = detail::no_attention_sink>
+  constexpr matrix<T, R, D> hidden(cache_type<Cap>& cache, const matrix<I, One, R>& tokens,
+                                   const Recorder& recorder = {}) const noexcept {
     matrix<T, R, D> x = embedding(token_embedding, tokens);
     const std::size_t position = cache.filled;
     for (std::size_t r = 0; r < R.size; ++r) {
       for (std::size_t c = 0; c < D.size; ++c) x.elems[r][c] += position_embedding.elems[position + r][c];
     }
-    for (std::size_t l = 0; l < Layers; ++l) x = blocks[l](x, cache.keys[l], cache.values[l], position);
+    for (std::size_t l = 0; l < Layers; ++l) x = blocks[l](x, cache.keys[l], cache.values[l], position, recorder, l);
     cache.filled += R.size;
     return x;
   }

@@ -68,11 +68,13 @@ struct llama_block {
   /// x (R new rows at positions `position` .. `position` + R - 1) through the block: their keys
   /// and values go into rows `position` .. of this layer's cache, and each row attends to the
   /// cached positions up to its own (causal), its queries and keys turned by the rows' angles in
-  /// `Layout`. The cache must have room (the caller checks).
-  template <rotary_layout Layout, extent R, extent Cap>
+  /// `Layout`. The cache must have room (the caller checks). A recorder gets each head's weights
+  /// as layer `layer` (generate_recording).
+  template <rotary_layout Layout, extent R, extent Cap, class Recorder = detail::no_attention_sink>
   constexpr matrix<T, R, D> operator()(const matrix<T, R, D>& x, matrix<T, Cap, kv_width>& keys,
                                        matrix<T, Cap, kv_width>& values, std::size_t position,
-                                       const angles_type<R.size>& angles) const noexcept {
+                                       const angles_type<R.size>& angles, const Recorder& recorder = {},
+                                       std::size_t layer = 0) const noexcept {
     const matrix<T, R, D> h = detail::rms_norm_of(x, attention_norm.weight, attention_norm.eps);
     matrix<T, R, D> q = detail::apply_linear(h, w_q);
     matrix<T, R, kv_width> k = detail::apply_linear(h, w_k);
@@ -82,7 +84,7 @@ struct llama_block {
     detail::store_rows(keys, values, k, v, position);
     matrix<T, R, D> heads{};
     detail::cached_heads<H, Hkv>(q.elems, keys.elems, values.elems, heads.elems, position,
-                                 detail::sqrt_of_size<T>(head_width.size));
+                                 detail::sqrt_of_size<T>(head_width.size), recorder, layer);
     const matrix<T, R, D> x1 = x + detail::apply_linear(heads, w_o);
     const matrix<T, R, D> h2 = detail::rms_norm_of(x1, ffn_norm.weight, ffn_norm.eps);
     matrix<T, R, F> hidden = detail::apply_linear(h2, w_gate);
@@ -126,15 +128,17 @@ struct llama_model {
   rotary_embedding<Layout, 0> rope{10000.0};
 
   /// The R new tokens at positions cache.filled .. through every block; their keys and values are
-  /// appended to the cache. Returns the last block's output rows (before the final norm).
-  template <class I, extent One, extent R, extent Cap>
-  constexpr matrix<T, R, D> hidden(cache_type<Cap>& cache, const matrix<I, One, R>& tokens) const noexcept {
+  /// appended to the cache. Returns the last block's output rows (before the final norm). A
+  /// recorder gets every head's weights (generate_recording).
+  template <class I, extent One, extent R, extent Cap, class Recorder = detail::no_attention_sink>
+  constexpr matrix<T, R, D> hidden(cache_type<Cap>& cache, const matrix<I, One, R>& tokens,
+                                   const Recorder& recorder = {}) const noexcept {
     matrix<T, R, D> x = detail::embed_rows<T>(token_embedding, tokens);
     const std::size_t position = cache.filled;
     const auto angles = detail::make_rotary_angles<T, R.size, block_type::head_width.size / 2>(
         static_cast<long long>(position), static_cast<T>(rope.base));
     for (std::size_t l = 0; l < Layers; ++l)
-      x = blocks[l].template operator()<Layout>(x, cache.keys[l], cache.values[l], position, angles);
+      x = blocks[l].template operator()<Layout>(x, cache.keys[l], cache.values[l], position, angles, recorder, l);
     cache.filled += R.size;
     return x;
   }

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include <cxmat/kernels/fold.hpp>
@@ -21,13 +22,22 @@
 
 namespace cxmat::detail {
 
+// What a cached attention call does with each query row's weights once softmax has made them:
+// nothing (the default, no code), or a recorder's call sink(position, weights, keys) with the
+// query's position and its weights over keys 0 .. keys-1 (a trace for teaching: what each head
+// attends to). The weights are those the output is summed with, not a second computation.
+struct no_weights_sink {
+  template <class T>
+  constexpr void operator()(std::size_t /*position*/, const T* /*weights*/, std::size_t /*keys*/) const noexcept {}
+};
+
 // The constant-evaluation form: one fold expression per score and per key's share of an output
 // row (d_k, d_v <= fold_block), as attend_plain, reading the cache where it is.
 template <std::size_t DK, std::size_t DV, class T, std::size_t R, std::size_t QW, std::size_t S, std::size_t KW,
-          std::size_t VW, std::size_t OW, std::size_t... Cs, std::size_t... Vs>
+          std::size_t VW, std::size_t OW, class Sink, std::size_t... Cs, std::size_t... Vs>
 constexpr void attend_cached_plain(const T (&q)[R][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
                                    const T (&v)[S][VW], std::size_t v_off, T (&out)[R][OW], std::size_t out_off,
-                                   std::size_t position, const T& divisor, std::index_sequence<Cs...>,
+                                   std::size_t position, const T& divisor, const Sink& sink, std::index_sequence<Cs...>,
                                    std::index_sequence<Vs...>) noexcept {
   constexpr bool folded = DK <= fold_block && DV <= fold_block;
   for (std::size_t i = 0; i < R; ++i) {
@@ -47,6 +57,7 @@ constexpr void attend_cached_plain(const T (&q)[R][QW], std::size_t q_off, const
       }
     }
     softmax_row(static_cast<T*>(row), keys);
+    sink(position + i, static_cast<const T*>(row), keys);
     if constexpr (folded) {
       for (std::size_t j = 0; j < keys; ++j)
         row[j] != T(0) ? (((oi[Vs] = oi[Vs] + row[j] * v[j][v_off + Vs]), ...), 0) : 0;
@@ -67,10 +78,10 @@ constexpr void attend_cached_plain(const T (&q)[R][QW], std::size_t q_off, const
 // the same order (eight keys' scores at a time, each its own sum); softmax_row's run-time form
 // over the filled length.
 template <std::size_t DK, std::size_t DV, class T, std::size_t R, std::size_t QW, std::size_t S, std::size_t KW,
-          std::size_t VW, std::size_t OW>
+          std::size_t VW, std::size_t OW, class Sink>
 inline void attend_cached_loops(const T (&q)[R][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
                                 const T (&v)[S][VW], std::size_t v_off, T (&out)[R][OW], std::size_t out_off,
-                                std::size_t position, const T& divisor) noexcept {
+                                std::size_t position, const T& divisor, const Sink& sink) noexcept {
   constexpr std::size_t lanes = 8;  // keys scored side by side: independent sums that overlap
   for (std::size_t i = 0; i < R; ++i) {
     const std::size_t keys = position + i + 1;
@@ -88,6 +99,7 @@ inline void attend_cached_loops(const T (&q)[R][QW], std::size_t q_off, const T 
     }
     for (; j < keys; ++j) row[j] = T(dot_loop(qi, &k[j][k_off], DK) / divisor);
     softmax_row(static_cast<T*>(row), keys);
+    sink(position + i, static_cast<const T*>(row), keys);
     T oi[DV]{};
     for (j = 0; j < keys; ++j) {
       if (row[j] != T(0)) scaled_add_loop<DV>(oi, 0, row[j], v[j], v_off);
@@ -100,33 +112,50 @@ inline void attend_cached_loops(const T (&q)[R][QW], std::size_t q_off, const T 
 //   s_j   = (q_i · k_j) / divisor          for the cached keys j = 0 .. position + i
 //   w     = softmax(s)                     (softmax_row's rules for NaN and infinities)
 //   out_i = sum_j w_j v_j over w_j != 0    (columns [out_off, out_off + DV) of out)
-// The caller has written rows 0 .. position + R - 1 of k and v; position + R <= S.
+// and sink(position + i, w, position + i + 1). The caller has written rows 0 .. position + R - 1
+// of k and v; position + R <= S.
 template <std::size_t DK, std::size_t DV, class T, std::size_t R, std::size_t QW, std::size_t S, std::size_t KW,
-          std::size_t VW, std::size_t OW>
+          std::size_t VW, std::size_t OW, class Sink = no_weights_sink>
 constexpr void attend_cached(const T (&q)[R][QW], std::size_t q_off, const T (&k)[S][KW], std::size_t k_off,
                              const T (&v)[S][VW], std::size_t v_off, T (&out)[R][OW], std::size_t out_off,
-                             std::size_t position, const T& divisor) noexcept {
+                             std::size_t position, const T& divisor, const Sink& sink = {}) noexcept {
   by_evaluation<has_runtime_products>(
-      [&](auto...) { attend_cached_loops<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, position, divisor); },
+      [&](auto...) {
+        attend_cached_loops<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, position, divisor, sink);
+      },
       [&] {
-        attend_cached_plain<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, position, divisor,
+        attend_cached_plain<DK, DV>(q, q_off, k, k_off, v, v_off, out, out_off, position, divisor, sink,
                                     std::make_index_sequence < DK <= fold_block ? DK : 0 > {},
                                     std::make_index_sequence < DV <= fold_block ? DV : 0 > {});
       });
 }
 
+// What a model's recorder receives, per layer and head: nothing by default.
+struct no_attention_sink {
+  template <class T>
+  constexpr void operator()(std::size_t /*layer*/, std::size_t /*head*/, std::size_t /*position*/, const T* /*weights*/,
+                            std::size_t /*keys*/) const noexcept {}
+};
+
 // Grouped-query heads over a cache: query head h attends with key/value head h / (H / H_kv), as
-// grouped_heads (attention/detail/grouped_heads.hpp) does without a cache.
+// grouped_heads (attention/detail/grouped_heads.hpp) does without a cache. A recorder (see
+// no_attention_sink) gets each head's weights with `layer` and the head's index.
 template <std::size_t H, std::size_t Hkv, class T, std::size_t R, std::size_t QW, std::size_t S, std::size_t KW,
-          std::size_t OW>
+          std::size_t OW, class Recorder = no_attention_sink>
 constexpr void cached_heads(const T (&q)[R][QW], const T (&k)[S][KW], const T (&v)[S][KW], T (&out)[R][OW],
-                            std::size_t position, const T& divisor) noexcept {
+                            std::size_t position, const T& divisor, const Recorder& recorder = {},
+                            std::size_t layer = 0) noexcept {
   constexpr std::size_t dk = QW / H;
   constexpr std::size_t dv = KW / Hkv;
   constexpr std::size_t group = H / Hkv;
   for (std::size_t h = 0; h < H; ++h) {
     const std::size_t kv = h / group;
-    attend_cached<dk, dv>(q, h * dk, k, kv * dk, v, kv * dv, out, h * dv, position, divisor);
+    if constexpr (std::is_same_v<Recorder, no_attention_sink>) {
+      attend_cached<dk, dv>(q, h * dk, k, kv * dk, v, kv * dv, out, h * dv, position, divisor);
+    } else {
+      const auto sink = [&](std::size_t p, const T* w, std::size_t keys) { recorder(layer, h, p, w, keys); };
+      attend_cached<dk, dv>(q, h * dk, k, kv * dk, v, kv * dv, out, h * dv, position, divisor, sink);
+    }
   }
 }
 
