@@ -275,10 +275,10 @@ Here is the whole output of three start files, as each compiler prints it (paths
 """
 
 
-# After the path: the trained digit sorter's attention, the output of a program whose own test
-# (examples/sort_digits/check_learn.py) writes and checks its block; the page keeps that block.
-TRAINED_KEY = ("sort-attention", "sort_attention")
-TRAINED = """\
+# After the path: what two trained models attend to, the outputs of programs whose own tests
+# (exercises/check_learn_output.py) write and check their blocks; the page keeps those blocks.
+SORTER_KEY = ("sort-attention", "sort_attention")
+SORTER = """\
 ## After the exercises: what a trained model attends to
 
 Every matrix in the exercises was typed in by hand. [examples/sort_digits](../examples/sort_digits/README.md)
@@ -308,6 +308,33 @@ prints the output below and writes the second layer's heads and their mean as an
 `docs.learn_md_shows_sort_attention` runs this command's program, compares its output with the
 page and checks the picture).
 """
+
+GENERATOR_KEY = ("adder-attention", "adder_attention")
+GENERATOR = """\
+## See a model generate
+
+The sorter reads a whole sequence at once. A language model writes one token at a time, and
+exercises 19-24 took such a step apart. [examples/lm_adder](../examples/lm_adder/README.md) is
+one trained here: a LLaMA of 2 blocks (d_model = 48, 4 query heads and 2 key/value heads of
+width 12, rotary positions, SwiGLU of width 96) that writes the sum after a prompt such as
+`123+456=`, one character per token. `examples/lm_adder/adder_attention.cpp` runs it with
+`cxmat::generate_recording`, which keeps the weights each head gave each earlier position while
+the model computed: the prompt's 8 positions in one prefill, then one step per generated token
+over the cache of keys and values. It prints one step's tensors with their shapes (the names are
+the model's dimensions), then one heatmap per head and block and their mean: row i is the query at
+position i, which chooses the character after it, column j the key at position j, both labelled
+with the character there; the rows of `=`, `5`, `7` and `9` are the steps that wrote `5`, `7`,
+`9` and the stop token `$`. From the top folder, after `cmake --preset gcc`:
+
+    cmake --build build/gcc --target adder_attention && build/gcc/examples/lm_adder/adder_attention adder_attention.svg
+
+prints the output below and writes the second block's heads and their mean as an SVG picture,
+`adder_attention.svg` (panels in rows, at most 1000 pixels wide; the test
+`docs.learn_md_shows_adder_attention` runs this command's program, compares its output with the
+page and checks the picture).
+"""
+
+TRAINED = [(SORTER, SORTER_KEY), (GENERATOR, GENERATOR_KEY)]
 
 
 def kind_of(ex):
@@ -348,9 +375,10 @@ def render(exercises, labels, blocks):
             entry = blocks.get((ex.stem, label))
             out.append(entry or "<!-- begin output %s | %s -->\n**%s**: missing, regenerate the page "
                        "with this compiler.\n<!-- end output -->\n" % (ex.stem, label, label))
-    out.append(TRAINED)
-    out.append(blocks.get(TRAINED_KEY) or "<!-- begin output %s | %s -->\n**%s**: missing, run "
-               "examples/sort_digits/check_learn.py with --update.\n<!-- end output -->\n" % (TRAINED_KEY + TRAINED_KEY[1:]))
+    for text, key in TRAINED:
+        out.append(text)
+        out.append(blocks.get(key) or "<!-- begin output %s | %s -->\n**%s**: missing, run "
+                   "exercises/check_learn_output.py with --update.\n<!-- end output -->\n" % (key + key[1:]))
     out.append(TEACHERS)
     out.append("| # | exercise | wrong answers tried |\n|---|---|---|")
     for ex in exercises:
@@ -435,8 +463,8 @@ def main():
     elif os.path.exists(DOC):  # keep the trained model's block, which its own test writes
         with open(DOC, encoding="utf-8") as f:
             for b in BLOCK.finditer(f.read()):
-                if (b.group(1), b.group(2)) == TRAINED_KEY:
-                    stored[TRAINED_KEY] = b.group(0)
+                if (b.group(1), b.group(2)) in [key for _, key in TRAINED]:
+                    stored[(b.group(1), b.group(2))] = b.group(0)
 
     by_number = {ex.number: ex for ex in exercises}
     jobs = []
