@@ -301,19 +301,8 @@ def reference_header(llama, gpt2):
     lines.append(f"inline constexpr gpt2_case gpt2_cases[{len(gpt2_cases)}] = {{")
     lines += gpt2_cases
     lines.append("};")
-    # Refused files: the tiny tokenizer with one field broken.
-    nan = struct.unpack("<f", struct.pack("<I", 0x7FC00001))[0]
-    broken = {
-        "too_long_bin": tokenizer_bin(pieces, scores, 3),
-        "nan_score_bin": tokenizer_bin(pieces, scores[:300] + [nan] + scores[301:], max_len),
-        "truncated_bin": tokenizer_bin(pieces, scores, max_len)[:-2],
-        "negative_length_bin": tokenizer_bin(pieces, scores, max_len, lengths={5: -1}),
-    }
-    for name, data in broken.items():
-        lines.append(f"inline constexpr unsigned char {name}[{len(data)}] = {{")
-        for start in range(0, len(data), 24):
-            lines.append("    " + ", ".join(str(b) for b in data[start : start + 24]) + ",")
-        lines.append("};")
+    # The refused files (the tiny tokenizer with one field broken) are made from its bytes at
+    # compile time: test_support/text/broken_tokenizers.hpp.
     lines.append("}  // namespace text_reference")
     return "\n".join(lines) + "\n"
 

@@ -10,6 +10,7 @@
 #include <cxmat/text.hpp>
 
 #include "test_support/catch.hpp"
+#include "test_support/text/broken_tokenizers.hpp"
 #include "test_support/text/text_reference.hpp"
 #include "test_support/text/tiny_gpt2.hpp"
 #include "test_support/text/tiny_llama.hpp"

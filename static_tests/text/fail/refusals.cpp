@@ -5,6 +5,7 @@
 // CXMAT_TEXT_FAIL=0 is the twin that compiles, so a broken setup cannot pass vacuously.
 #include <cxmat/text.hpp>
 
+#include "test_support/text/broken_tokenizers.hpp"
 #include "test_support/text/text_reference.hpp"
 #include "test_support/text/tiny_gpt2.hpp"
 #include "test_support/text/tiny_llama.hpp"
