@@ -2,8 +2,9 @@
 # Tests scripts/exercise.sh on one exercise, as a student runs it: on the start file it must say
 # NOT YET, show a line that matches the exercise's expect.txt, the line of the file it is about
 # ("at file:line:"), the values of a failed answers::close check, and print the hint; on the
-# solution it must say PASS without a warning (the checker compiles with the project's warning
-# flags); on the solution without its checks it must refuse.
+# solution, with common standard headers included first (<cmath>, <cstdlib>, ...: no global of
+# the exercise is a C library name), it must say PASS without a warning (the checker compiles with
+# the project's warning flags); on the solution without its checks it must refuse.
 #   bash exercises/check_checker.sh [--save DIR] <exercise folder> <compiler> [extra flags]
 # --save keeps what the checker showed for the start file in DIR/NN.txt, for the learn page's
 # check (exercises/gen_learn.py --checker-outputs DIR), which then need not compile it again.
@@ -46,16 +47,25 @@ if grep -qE '^  at [^ ]*:[0-9]+: static_assert\(answers::close\(' <<<"$out"; the
     fail "start.cpp: a failed answers::close check, but the values are not shown"
 fi
 
-out="$(bash "$checker" "$number" "$dir/solution.cpp" 2>&1)"
+# The solution as a student's file often starts: with common standard headers included first. A
+# global of the exercise that is also a name of the C library (glibc's ::gamma, ::y0, ::index)
+# would make the correct answer fail with "redeclared as different kind of entity".
+scratch="$(mktemp -d "${TMPDIR:-/tmp}/cxmat_exercise_XXXXXX")"
+trap 'rm -rf "$scratch"' EXIT
+with_headers="$scratch/solution.cpp"
+{
+  printf '#include <%s>\n' cmath cstdlib cstring algorithm iostream numeric
+  cat "$dir/solution.cpp"
+} >"$with_headers"
+out="$(bash "$checker" "$number" "$with_headers" 2>&1)"
 status=$?
 printf '%s\n' "$out"
-[[ $status -eq 0 ]] || fail "solution.cpp: the checker exited with $status, expected 0"
+[[ $status -eq 0 ]] || fail "solution.cpp (with <cmath>, <cstdlib>, <cstring>, <algorithm>, <iostream>, <numeric> first): the checker exited with $status, expected 0"
 grep -q '^PASS: ' <<<"$out" || fail "solution.cpp: the checker did not say PASS"
 # The checker compiles with the project's warnings: a solution is warning-free.
 if grep -q '^The compiler warns' <<<"$out"; then fail "solution.cpp: the compiler warns"; fi
 # The solution without its checks would compile: the checker must refuse it, not say PASS.
-stripped="$(mktemp "${TMPDIR:-/tmp}/cxmat_exercise_XXXXXX.cpp")"
-trap 'rm -f "$stripped"' EXIT
+stripped="$scratch/stripped.cpp"
 sed '/^\/\/ ---- The checks/,$d' "$dir/solution.cpp" >"$stripped"
 out="$(bash "$checker" "$number" "$stripped" 2>&1)"
 status=$?

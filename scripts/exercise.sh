@@ -140,6 +140,76 @@ headline() {  # the compiler's output on stdin
   fi
 }
 
+# The cxmat headers a file includes, parsed once: a precompiled header of its `#include <cxmat/...>`
+# lines, made the first time for this compiler, standard, flags and content of cxmat's headers,
+# and kept in a cache folder, so that a check compiles only the student's file (most of a check's
+# time is the headers: docs/learn.md). Prints the flags that use it, or nothing (then the compiler
+# reads the headers as usual): CXMAT_EXERCISE_PCH=0 turns it off, CXMAT_EXERCISE_CACHE says where
+# (default ${XDG_CACHE_HOME:-~/.cache}/cxmat/exercises; deleting it is always safe).
+precompiled_headers() {  # $1: the file
+  [[ "${CXMAT_EXERCISE_PCH:-1}" == 0 ]] && return 0
+  local includes cache key folder header made kind=gcc
+  includes="$(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*<cxmat/[A-Za-z0-9_/.]+>' "$1")"
+  [[ -n "$includes" ]] || return 0
+  [[ "$CXX_VERSION" == *clang* ]] && kind=clang
+  cache="${CXMAT_EXERCISE_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/cxmat/exercises}"
+  # g++ does not check that the headers are those it read: the key holds their content (and Boost's
+  # version, whose headers the per-head form includes).
+  key="$( { command -v "$CXX"; printf '%s\n' "$CXX_VERSION" "$STD" "${extra[@]}" "$includes"
+            cat /usr/include/boost/version.hpp 2>/dev/null
+            find "$ROOT/include" -name '*.hpp' -print0 | LC_ALL=C sort -z | xargs -0 cat; } | sha1sum | cut -c1-16)"
+  folder="$cache/$kind-$key"
+  header="$folder/headers.hpp"
+  made="$header.gch"
+  [[ $kind == clang ]] && made="$header.pch"
+  if [[ ! -f "$made" ]]; then
+    mkdir -p "$folder" 2>/dev/null || return 0
+    printf '%s\n' "$includes" >"$header.$$" && mv -f "$header.$$" "$header" || return 0
+    # Written under another name and renamed: two checks at once never read half a file.
+    LC_ALL=C "$CXX" "-std=$STD" -fno-builtin -I "$ROOT/include" -I "$EXERCISES" "${WARNINGS[@]}" "${extra[@]}" \
+      -x c++-header "$header" -o "$made.$$" >/dev/null 2>&1 && mv -f "$made.$$" "$made" || { rm -f "$made.$$"; return 0; }
+    forget_old_headers "$cache"
+  fi
+  touch "$folder" 2>/dev/null || true
+  if [[ $kind == clang ]]; then
+    printf '%s\n' -include-pch "$made"
+  else
+    printf '%s\n' -include "$header"
+  fi
+}
+
+# A precompiled header takes 20-30 MB, and each edit of a cxmat header makes a new one: the cache
+# keeps the 8 used last, and never one used in the last hour (a check may be reading it).
+forget_old_headers() {  # $1: the cache folder
+  local folder
+  while IFS= read -r folder; do
+    [[ -n "$(find "$folder" -maxdepth 0 -mmin +60 2>/dev/null)" ]] && rm -rf -- "$folder"
+  done < <(ls -1dt "$1"/gcc-* "$1"/clang-* 2>/dev/null | tail -n +9)
+}
+
+# The compiler's output as without the precompiled header: its include lines name the file's own
+# (g++: "from <cache>/headers.hpp:N" for "from <file>:<line of its N-th cxmat include>"; clang++
+# says "In file included from <file>:1:" above that line).
+as_if_not_precompiled() {  # $1: the file, $2: the precompiled header's source; the output on stdin
+  awk -v file="$1" -v header="$2" -v lines="$(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<cxmat/[A-Za-z0-9_/.]+>' "$1" | cut -d: -f1 | paste -sd' ')" '
+    BEGIN { n = split(lines, at, " ") }
+    function mapped(s,   i, rest, num) {
+      while ((i = index(s, header ":")) > 0) {
+        rest = substr(s, i + length(header) + 1)
+        num = rest + 0
+        s = substr(s, 1, i - 1) file ":" (num in at ? at[num] : num) substr(rest, length(num "") + 1)
+      }
+      return s
+    }
+    held != "" {
+      if (index($0, "In file included from " header ":") == 1) { print mapped($0); held = ""; next }
+      print held; held = ""
+    }
+    $0 == "In file included from " file ":1:" { held = $0; next }
+    { print mapped($0) }
+    END { if (held != "") print held }'
+}
+
 # Where in the student's file: the first line of the compiler's output that points into it
 # ("file:line:column: ..."), as "file:line: the source line".
 student_line() {  # $1: the compiled file, $2: its name as shown; the compiler's output on stdin
@@ -269,7 +339,7 @@ show_values() {
     printf '}\n'
   } >"$tmp/values.cpp"
   echo
-  if LC_ALL=C "$CXX" "-std=$(std_for)" -fno-builtin -w -I "$ROOT/include" -I "$EXERCISES" -I "$(dirname "$1")" \
+  if LC_ALL=C "$CXX" "-std=$STD" -fno-builtin -w -I "$ROOT/include" -I "$EXERCISES" -I "$(dirname "$1")" \
        "${extra[@]}" "$tmp/values.cpp" -o "$tmp/values" >"$tmp/errors" 2>&1; then
     echo "The values (the file compiled again without its checks, printing them):"
     # One check: its lines; several: each under the line of its check.
@@ -389,7 +459,10 @@ missing="$(sed -n '/^\/\/ ---- The checks/,/^\/\/ ---- Beyond/p' "$dir/solution.
            done)"
 
 shown_file="${file#"$ROOT"/}"
-echo "$name: $title ($shown_file, $("$CXX" --version | head -n1))"
+# Asked once: each question runs the compiler.
+CXX_VERSION="$("$CXX" --version 2>/dev/null)"
+STD="$(std_for)"
+echo "$name: $title ($shown_file, $(head -n1 <<<"$CXX_VERSION"))"
 
 if [[ -n "$missing" ]]; then
   echo "NOT YET: the checks at the end of the file were changed. They must stay as they are; missing:"
@@ -400,9 +473,13 @@ fi
 
 # LC_ALL=C: plain ASCII quotes in the messages, the same on every machine.
 read -r -a extra <<<"${CXMAT_EXERCISE_FLAGS:-}"
-output="$(LC_ALL=C "$CXX" "-std=$(std_for)" -fsyntax-only -fno-builtin -fdiagnostics-color=never \
-          -I "$ROOT/include" -I "$EXERCISES" "${WARNINGS[@]}" "${extra[@]}" "$file" 2>&1)"
+mapfile -t pch < <(precompiled_headers "$file")
+output="$(LC_ALL=C "$CXX" "-std=$STD" -fsyntax-only -fno-builtin -fdiagnostics-color=never \
+          -I "$ROOT/include" -I "$EXERCISES" "${WARNINGS[@]}" "${extra[@]}" "${pch[@]}" "$file" 2>&1)"
 status=$?
+if [[ ${#pch[@]} -gt 0 ]]; then
+  output="$(printf '%s\n' "$output" | as_if_not_precompiled "$file" "${pch[1]%.pch}")"
+fi
 
 # A <cmath> call: named by the compiler's error, or found in the file (g++ evaluates
 # std::sqrt(float) at compile time even with -fno-builtin, so a file with it can compile with
