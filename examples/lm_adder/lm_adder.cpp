@@ -11,11 +11,10 @@ using lm_adder::answer;
 
 // The compiler generates each answer in one constant expression: a prompt of 4 to 8 tokens, then
 // one token at a time over the cache of keys and values, up to and including the stop token.
+// (Three here, each a few seconds of the compiler's time; the run time below writes six, and
+// held_out.cpp every held-out prompt.)
 static_assert(answer("12+34=") == "46");
 static_assert(answer("7+5=") == "12");
-static_assert(answer("12+345=") == "357");
-static_assert(answer("999+1=") == "1000");
-static_assert(answer("505+497=") == "1002");
 static_assert(answer("999+999=") == "1998");
 
 // Text in, text out (cxmat::complete): the prompt encoded by the adder's tokenizer, the new
