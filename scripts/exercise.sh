@@ -164,8 +164,15 @@ precompiled_headers() {  # $1: the file
   [[ $kind == clang ]] && made="$header.pch"
   if [[ ! -f "$made" ]]; then
     mkdir -p "$folder" 2>/dev/null || return 0
-    printf '%s\n' "$includes" >"$header.$$" && mv -f "$header.$$" "$header" || return 0
-    # Written under another name and renamed: two checks at once never read half a file.
+    # The header is written once and never replaced: clang++ refuses a precompiled header whose
+    # source is newer, even with the same text. Written under another name and linked into place
+    # (which fails when another check was first), so that no check reads half a file; the same
+    # for the precompiled header, renamed.
+    if [[ ! -f "$header" ]]; then
+      printf '%s\n' "$includes" >"$header.$$" && ln "$header.$$" "$header" 2>/dev/null
+      rm -f "$header.$$"
+    fi
+    [[ -f "$header" ]] || return 0
     LC_ALL=C "$CXX" "-std=$STD" -fno-builtin -I "$ROOT/include" -I "$EXERCISES" "${WARNINGS[@]}" "${extra[@]}" \
       -x c++-header "$header" -o "$made.$$" >/dev/null 2>&1 && mv -f "$made.$$" "$made" || { rm -f "$made.$$"; return 0; }
     forget_old_headers "$cache"
@@ -473,10 +480,23 @@ fi
 
 # LC_ALL=C: plain ASCII quotes in the messages, the same on every machine.
 read -r -a extra <<<"${CXMAT_EXERCISE_FLAGS:-}"
+compile() {  # the compiler's output for the file; its status is the compiler's
+  LC_ALL=C "$CXX" "-std=$STD" -fsyntax-only -fno-builtin -fdiagnostics-color=never \
+    -I "$ROOT/include" -I "$EXERCISES" "${WARNINGS[@]}" "${extra[@]}" "$@" "$file" 2>&1
+}
 mapfile -t pch < <(precompiled_headers "$file")
-output="$(LC_ALL=C "$CXX" "-std=$STD" -fsyntax-only -fno-builtin -fdiagnostics-color=never \
-          -I "$ROOT/include" -I "$EXERCISES" "${WARNINGS[@]}" "${extra[@]}" "${pch[@]}" "$file" 2>&1)"
+output="$(compile "${pch[@]}")"
 status=$?
+# A precompiled header that no longer fits (clang++: a header's date changed since, as a git
+# checkout does to the same text; a file of the cache removed): the file is checked without it,
+# and the next check makes it again.
+if [[ $status -ne 0 && ${#pch[@]} -gt 0 ]] &&
+  grep -qE 'precompiled header|PCH file|AST file|\.(pch|gch)\b' <<<"$output"; then
+  rm -rf -- "$(dirname "${pch[1]}")"
+  pch=()
+  output="$(compile)"
+  status=$?
+fi
 if [[ ${#pch[@]} -gt 0 ]]; then
   output="$(printf '%s\n' "$output" | as_if_not_precompiled "$file" "${pch[1]%.pch}")"
 fi
