@@ -2,7 +2,7 @@
 """Trained weights in: a PyTorch, safetensors or numpy weights file to a constexpr cxmat header.
 
     python3 scripts/cxmat_import.py FILE --module MODULE [--heads H] [--activation relu|gelu|gelu_tanh|silu]
-        [--norm-first] [--eps E] [--prefix KEY_PREFIX] [--dims NAMESPACE] [--dim NAME=NEW] --name NAME
+        [--norm-first | --post-norm] [--eps E] [--prefix KEY_PREFIX] [--dims NAMESPACE] [--dim NAME=NEW] --name NAME
         [--type float|double|q8 [--calibration INPUTS.npz]] -o OUT.hpp
 
 FILE is a state_dict saved with torch.save (.pt, .pth, .bin), a .safetensors file or a numpy
@@ -23,8 +23,8 @@ MODULE says what the tensors are (PyTorch's state_dict keys, after KEY_PREFIX):
   decoder_layer        nn.TransformerDecoderLayer: also multihead_attn.* and norm3.*
   encoder, decoder     nn.TransformerEncoder / Decoder: layers.0.* ... layers.N-1.*, and norm.*
                        when it has a final norm
-                       (--activation, --eps and --norm-first as the layer was made: a state_dict
-                       does not record them)
+                       (--activation and --eps as the layer was made, and --norm-first or
+                       --post-norm, which must be given: a state_dict does not record them)
   bytes                the file as .safetensors bytes in a constexpr array (a .pt or .npz
                        converted), for cxmat/io/safetensors.hpp
   llama                a LLaMA-family model as one constexpr cxmat::llama_model: a llama2.c
@@ -1103,6 +1103,10 @@ def clang_format(text):
     return result.stdout if result.returncode == 0 and result.stdout else text
 
 
+# The modules whose norms may come before or after the residual sums (PyTorch's norm_first).
+NORM_PLACED = ("encoder_layer", "decoder_layer", "encoder", "decoder")
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -1112,7 +1116,11 @@ def main(argv=None):
     parser.add_argument("--activation", choices=["relu", "gelu", "gelu_tanh", "silu"], default="relu",
                         help="the layers' feed-forward activation: relu, gelu (erf), gelu_tanh "
                         "(approximate='tanh'), silu")
-    parser.add_argument("--norm-first", action="store_true")
+    norm = parser.add_mutually_exclusive_group()
+    norm.add_argument("--norm-first", dest="norm_first", action="store_true", default=None,
+                      help="the layers normalise before attention and the feed-forward (norm_first=True)")
+    norm.add_argument("--post-norm", dest="norm_first", action="store_false",
+                      help="the layers normalise after each residual sum (norm_first=False, PyTorch's default)")
     parser.add_argument("--eps", type=float, help="layer norm eps (default 1e-5; for llama and gpt2 the "
                         "config's or the format's)")
     lm = parser.add_argument_group("language models (--module llama, gpt2)")
@@ -1158,6 +1166,17 @@ def main(argv=None):
         args.rename[old_name] = new_name
     TARGET["ctype"] = "float" if args.type == "float" else "double"
     try:
+        # The same weights make a different model with the norms elsewhere, and a state_dict does
+        # not say where they were: the user says it, never a silent default.
+        if args.module in NORM_PLACED:
+            if args.norm_first is None:
+                raise ImportError_(f"--module {args.module}: say --norm-first or --post-norm (a state_dict does not "
+                                   f"record norm_first; PyTorch's default, norm_first=False, is --post-norm)")
+        elif args.norm_first is not None:
+            raise ImportError_(f"--norm-first and --post-norm are for --module {', '.join(NORM_PLACED)}, "
+                               f"not {args.module}")
+        else:
+            args.norm_first = False
         h = Header(args, args.file)
         if args.module == "bytes":
             module_bytes(h, args.file, args)

@@ -17,7 +17,7 @@ function(cxmat_import_sort_digits python root generated out_var)
     COMMAND ${importer} --module embedding --prefix embed. --dims sort --dim vocab=digits --name sort_embed
             -o "${generated}/sort_embed.hpp"
     COMMAND ${importer} --module tensors --prefix pos --name sort_pos -o "${generated}/sort_pos.hpp"
-    COMMAND ${importer} --module encoder --prefix encoder. --heads 4 --dims sort --name sort_encoder
+    COMMAND ${importer} --module encoder --prefix encoder. --heads 4 --post-norm --dims sort --name sort_encoder
             -o "${generated}/sort_encoder.hpp"
     COMMAND ${importer} --module linear --prefix head. --dims sort --dim in_features=d_model --dim out_features=digits
             --name sort_head -o "${generated}/sort_head.hpp"

@@ -167,15 +167,15 @@ def main():
                  "--calibration", os.path.join(out, "calibration.npz"), "-o", os.path.join(out, "encoder_q8.hpp"))
     run_importer(os.path.join(out, "linear.npz"), "--module", "linear", "--name", "lin_q8", "--type", "q8",
                  "--calibration", os.path.join(out, "calibration.npz"), "-o", os.path.join(out, "linear_q8.hpp"))
-    run_importer(os.path.join(out, "decoder.safetensors"), "--module", "decoder_layer", "--heads", "4", "--name",
-                 "decoder", "--dims", "shared", "--type", "double", "-o", os.path.join(out, "decoder.hpp"))
+    run_importer(os.path.join(out, "decoder.safetensors"), "--module", "decoder_layer", "--heads", "4", "--post-norm",
+                 "--name", "decoder", "--dims", "shared", "--type", "double", "-o", os.path.join(out, "decoder.hpp"))
     # The decoder layer as cxmat::q8's int8 layer, calibrated on 16 inputs like x (those of
     # calibration.npz) paired with 16 memories like x_kv ('x' and 'memory' of calibration_decoder.npz;
     # x and x_kv are held out).
     np.savez(os.path.join(out, "calibration_decoder.npz"), x=np_inputs,
              memory=torch.randn(16, 3, 8, dtype=torch.float64).numpy())
-    run_importer(os.path.join(out, "decoder.safetensors"), "--module", "decoder_layer", "--heads", "4", "--name",
-                 "decoder_q8", "--dims", "shared", "--type", "q8", "--calibration",
+    run_importer(os.path.join(out, "decoder.safetensors"), "--module", "decoder_layer", "--heads", "4", "--post-norm",
+                 "--name", "decoder_q8", "--dims", "shared", "--type", "q8", "--calibration",
                  os.path.join(out, "calibration_decoder.npz"), "-o", os.path.join(out, "decoder_q8.hpp"))
     memory_keep = [True, False, True]
     memory_padding = torch.tensor([not k for k in memory_keep])  # PyTorch: True = ignore
@@ -196,7 +196,7 @@ def main():
                                                  norm_first=name == "gelu_tanh").double().eval()
         torch.save(layer.state_dict(), os.path.join(out, f"encoder_{name}.pt"))
         run_importer(os.path.join(out, f"encoder_{name}.pt"), "--module", "encoder_layer", "--heads", "2",
-                     "--activation", name, *(["--norm-first"] if name == "gelu_tanh" else []), "--name",
+                     "--activation", name, "--norm-first" if name == "gelu_tanh" else "--post-norm", "--name",
                      f"encoder_{name}", "--dims", "shared", "--type", "double", "-o",
                      os.path.join(out, f"encoder_{name}.hpp"))
         with torch.no_grad():
@@ -208,9 +208,9 @@ def main():
                                             norm=torch.nn.LayerNorm(8)).double().eval()
     torch.save(stack.state_dict(), os.path.join(out, "decoder_stack.pt"))
     torch.save(enc_stack.state_dict(), os.path.join(out, "encoder_stack.pt"))
-    run_importer(os.path.join(out, "decoder_stack.pt"), "--module", "decoder", "--heads", "2", "--name",
+    run_importer(os.path.join(out, "decoder_stack.pt"), "--module", "decoder", "--heads", "2", "--post-norm", "--name",
                  "decoder_stack", "--dims", "shared", "--type", "double", "-o", os.path.join(out, "decoder_stack.hpp"))
-    run_importer(os.path.join(out, "encoder_stack.pt"), "--module", "encoder", "--heads", "2", "--name",
+    run_importer(os.path.join(out, "encoder_stack.pt"), "--module", "encoder", "--heads", "2", "--post-norm", "--name",
                  "encoder_stack", "--dims", "stack12", "--type", "double", "-o", os.path.join(out, "encoder_stack.hpp"))
     with torch.no_grad():
         lines.append(matrix("decoder_stack_causal", stack(x, x_kv, tgt_mask=causal)))

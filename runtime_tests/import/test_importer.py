@@ -196,7 +196,7 @@ def without_torch():
     expect_error("q8 calibration inputs of another width", no_bias,
                  MHA + ["--type", "q8", "--calibration", os.path.join(TMP, "calib6.npz")], "'x'", "[4, 5, 6]",
                  "expected [B, n, 8]")
-    expect_error("q8 of a decoder stack", no_bias, ["--module", "decoder", "--heads", "2", "--type", "q8"],
+    expect_error("q8 of a decoder stack", no_bias, ["--module", "decoder", "--heads", "2", "--post-norm", "--type", "q8"],
                  "multihead_attention, linear, encoder_layer and decoder_layer only", "not decoder")
     # --type q8 of nn.Linear: the float module kept as m_float, calibrated on inputs of in_features.
     lin = {"weight": (np.random.default_rng(5).standard_normal((3, 8)).astype(np.float32), "F32"),
@@ -270,10 +270,19 @@ def without_torch():
             t[name] = (rng.standard_normal(shape).astype(np.float32), "F32")
         return t
 
-    enc = ["--module", "encoder_layer", "--heads", "2"]
+    enc = ["--module", "encoder_layer", "--heads", "2", "--post-norm"]
     expect_header("encoder_layer", safetensors("encoder.safetensors", encoder()), enc,
                   "cxmat::encoder_layer<float, m_dims::d_model, 2, m_dims::d_ff, cxmat::activation::relu, false>",
                   "state_dict['linear2.weight']ᵀ")
+    # norm_first is not in a state_dict: the importer asks for it rather than guess post-norm.
+    for module in ("encoder_layer", "decoder_layer", "encoder", "decoder"):
+        expect_error(f"{module} without --norm-first or --post-norm", safetensors("encoder.safetensors", encoder()),
+                     ["--module", module, "--heads", "2"], f"--module {module}: say --norm-first or --post-norm")
+    expect_error("--post-norm for a module without norms", safetensors("encoder.safetensors", encoder()),
+                 ["--module", "tensors", "--post-norm"], "--norm-first and --post-norm are for", "not tensors")
+    expect_header("encoder_layer --norm-first", safetensors("encoder.safetensors", encoder()),
+                  ["--module", "encoder_layer", "--heads", "2", "--norm-first"],
+                  "cxmat::encoder_layer<float, m_dims::d_model, 2, m_dims::d_ff, cxmat::activation::relu, true>")
     t = encoder()
     del t["norm2.bias"]
     expect_error("encoder_layer: missing key", safetensors("enc_missing.safetensors", t), enc, "'norm2.bias'",
@@ -287,17 +296,17 @@ def without_torch():
     expect_error("encoder_layer: norm of another width", safetensors("enc_norm.safetensors", t), enc,
                  "'norm1.weight'", "[6]", "expected [8]")
     expect_error("encoder_layer: heads not dividing d_model", safetensors("encoder.safetensors", encoder()),
-                 ["--module", "encoder_layer", "--heads", "3"], "'self_attn.in_proj_weight'",
+                 ["--module", "encoder_layer", "--heads", "3", "--post-norm"], "'self_attn.in_proj_weight'",
                  "3 heads do not divide embed_dim 8")
     stack = {f"layers.{i}.{k}": v for i in range(2) for k, v in encoder().items()}
     stack["norm.weight"] = (np.ones(8, np.float32), "F32")
     stack["norm.bias"] = (np.zeros(8, np.float32), "F32")
     expect_header("encoder (a stack of 2 layers and a norm)", safetensors("stack.safetensors", stack),
-                  ["--module", "encoder", "--heads", "2"], "cxmat::transformer_encoder<", ", 2, true>",
+                  ["--module", "encoder", "--heads", "2", "--post-norm"], "cxmat::transformer_encoder<", ", 2, true>",
                   "state_dict['layers.1.linear2.weight']ᵀ")
     del stack["layers.1.norm2.bias"]
     expect_error("encoder: a layer's key missing", safetensors("stack_missing.safetensors", stack),
-                 ["--module", "encoder", "--heads", "2"], "'layers.1.norm2.bias'", "missing key")
+                 ["--module", "encoder", "--heads", "2", "--post-norm"], "'layers.1.norm2.bias'", "missing key")
     # --type q8 of an encoder layer (biases and all): the float layer as m_float, then its int8 module.
     q8_enc = enc + ["--type", "q8", "--calibration", os.path.join(TMP, "calib.npz")]
     expect_header("q8 of an encoder layer", safetensors("encoder.safetensors", encoder()), q8_enc,
@@ -316,7 +325,8 @@ def without_torch():
     expect_error("a prefix no key has", safetensors("encoder.safetensors", encoder()),
                  enc + ["--prefix", "layers.0."], "prefix 'layers.0.'")
     expect_error("decoder_layer from an encoder's keys", safetensors("encoder.safetensors", encoder()),
-                 ["--module", "decoder_layer", "--heads", "2"], "'multihead_attn.in_proj_weight'", "missing key")
+                 ["--module", "decoder_layer", "--heads", "2", "--post-norm"], "'multihead_attn.in_proj_weight'",
+                 "missing key")
     # --type q8 of a decoder layer: the .npz holds the arrays 'x' (B x n x d_model) and 'memory'
     # (B x s x d_model); each missing, unexpected or misfitting array is one line.
     dec_t = encoder()
@@ -324,7 +334,7 @@ def without_torch():
     dec_t["norm3.weight"] = (np.ones(8, np.float32), "F32")
     dec_t["norm3.bias"] = (np.zeros(8, np.float32), "F32")
     dec_file = safetensors("decoder.safetensors", dec_t)
-    dec = ["--module", "decoder_layer", "--heads", "2", "--type", "q8", "--calibration"]
+    dec = ["--module", "decoder_layer", "--heads", "2", "--post-norm", "--type", "q8", "--calibration"]
     pairs = os.path.join(TMP, "pairs.npz")
     rng = np.random.default_rng(6)
     np.savez(pairs, x=rng.standard_normal((3, 4, 8)), memory=rng.standard_normal((3, 5, 8)))
