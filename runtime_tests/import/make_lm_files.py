@@ -98,17 +98,20 @@ def main():
     writers.write_gguf(a, f("a_f16.gguf"), "F16")
     writers.write_gguf(a, f("a_q8.gguf"), "Q8_0", alignment=64)
     importer(out, f("a_v0.bin"), "lm_a_v0", "llama")
-    importer(out, f("a_v2.bin"), "lm_a_v2", "llama")
-    importer(out, f("a_hf/model.safetensors"), "lm_a_hf", "llama")
-    importer(out, f("a_hf/model.safetensors"), "lm_a_hf_double", "llama", "--type", "double")
-    importer(out, f("a_f16.gguf"), "lm_a_f16", "llama")
-    importer(out, f("a_q8.gguf"), "lm_a_q8", "llama")
+    # lm_a_v0 names its dimensions under its own name (lm_formats.cpp checks them); the others share
+    # one set, so that the imports of one layout are one type, compiled once in the test.
+    shared = ("--dims", "lm_a_dims")
+    importer(out, f("a_v2.bin"), "lm_a_v2", "llama", *shared)
+    importer(out, f("a_hf/model.safetensors"), "lm_a_hf", "llama", *shared)
+    importer(out, f("a_hf/model.safetensors"), "lm_a_hf_double", "llama", "--type", "double", *shared)
+    importer(out, f("a_f16.gguf"), "lm_a_f16", "llama", *shared)
+    importer(out, f("a_q8.gguf"), "lm_a_q8", "llama", *shared)
     # int8 weights in groups (--type q8): quantized by the importer, and a version-2 file's own groups.
-    importer(out, f("a_v0.bin"), "lm_a_groups8", "llama", "--type", "q8", "--group-size", "8")
-    importer(out, f("a_v2.bin"), "lm_a_v2_groups", "llama", "--type", "q8")
+    importer(out, f("a_v0.bin"), "lm_a_groups8", "llama", "--type", "q8", "--group-size", "8", *shared)
+    importer(out, f("a_v2.bin"), "lm_a_v2_groups", "llama", "--type", "q8", *shared)
     # Under Meta's names (tok_embeddings, layers.N.attention.wq, ...) with a params.json.
     writers.write_meta_llama(a, f("a_meta"))
-    importer(out, f("a_meta/model.safetensors"), "lm_a_meta", "llama")
+    importer(out, f("a_meta/model.safetensors"), "lm_a_meta", "llama", *shared)
     lines += expected("llama_a", lambda t: ref.llama_logits(a, t, "interleaved"))
     check_permutation(a)
 
@@ -117,9 +120,9 @@ def main():
     writers.write_llama2c(b, f("b_v1.bin"), 1)
     writers.write_hf_llama(b, f("b_hf"), "BF16")
     writers.write_gguf(b, f("b_f32.gguf"), "F32")
-    importer(out, f("b_v1.bin"), "lm_b_v1", "llama")
-    importer(out, f("b_hf/model.safetensors"), "lm_b_hf", "llama")
-    importer(out, f("b_f32.gguf"), "lm_b_f32", "llama")
+    importer(out, f("b_v1.bin"), "lm_b_v1", "llama", "--dims", "lm_b_dims")
+    importer(out, f("b_hf/model.safetensors"), "lm_b_hf", "llama", "--dims", "lm_b_dims")
+    importer(out, f("b_f32.gguf"), "lm_b_f32", "llama", "--dims", "lm_b_dims")
     lines += expected("llama_b", lambda t: ref.llama_logits(b, t, "interleaved"))
     check_permutation(b)
 
@@ -127,8 +130,8 @@ def main():
     g = writers.random_gpt2(13)
     writers.write_hf_gpt2(g, f("g_hf"))
     writers.write_hf_gpt2(g, f("g_hf_bf16"), "BF16", prefix="")
-    importer(out, f("g_hf/model.safetensors"), "lm_g_hf", "gpt2")
-    importer(out, f("g_hf_bf16/model.safetensors"), "lm_g_bf16", "gpt2")
+    importer(out, f("g_hf/model.safetensors"), "lm_g_hf", "gpt2", "--dims", "lm_g_dims")
+    importer(out, f("g_hf_bf16/model.safetensors"), "lm_g_bf16", "gpt2", "--dims", "lm_g_dims")
     lines += expected("gpt2_g", lambda t: ref.gpt2_logits(g, t))
 
     lines.append("}  // namespace lm_expected")
