@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, then configures, builds and runs every test in
 # four configurations: g++ -O2 (static, run-time, the kernel and fuzz tests with -march=native,
-# compile-fail, examples, firmware in QEMU, lint, install check, benchmark smoke build),
-# clang++ 19 under AddressSanitizer and UndefinedBehaviorSanitizer (every static and run-time
-# test, the kernel variants at every packet width, examples), clang++ 19 -std=c++2c (shape errors
-# as sentences: compile-fail snippets, the static tests but attention's, header check) and
-# clang++ 14 (static tests, compile-fail suite, exercises, header check). Prints the time of every
-# stage at the end.
+# compile-fail, examples, firmware in QEMU, lint, header and install checks, benchmark smoke
+# build), clang++ 19 under AddressSanitizer and UndefinedBehaviorSanitizer (every static and
+# run-time test, the kernel variants at every packet width, examples), clang++ 19 -std=c++2c
+# (shape errors as sentences: compile-fail snippets, the static tests but attention's and
+# generation's, header check) and clang++ 14 (static tests, compile-fail suite, exercises, header
+# check). Prints the time of every stage at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
