@@ -491,7 +491,7 @@ status=$?
 # checkout does to the same text; a file of the cache removed): the file is checked without it,
 # and the next check makes it again.
 if [[ $status -ne 0 && ${#pch[@]} -gt 0 ]] &&
-  grep -qE 'precompiled header|PCH file|AST file|\.(pch|gch)\b' <<<"$output"; then
+  grep -qE 'precompiled header|PCH file|AST file|\.(pch|gch)\b|headers\.hpp: No such file' <<<"$output"; then
   rm -rf -- "$(dirname "${pch[1]}")"
   pch=()
   output="$(compile)"
