@@ -151,7 +151,7 @@ def parts_timing(args, build, raw):
 
 # Source files of the headers, grouped into the parts of a step for the profile.
 PROFILE_GROUPS = [
-    ("logits_of: the head's scalar loop (transformer/embedding.hpp)", ("embedding.hpp",)),
+    ("logits_of: the head, eight vocabulary rows at a time (transformer/embedding.hpp)", ("embedding.hpp",)),
     ("packets: the products' register-blocked gemm, and softmax's packet operations (runtime_gemm.hpp, "
      "runtime_simd.hpp)",
      ("runtime_gemm.hpp", "runtime_simd.hpp")),
@@ -467,21 +467,22 @@ def hotspots(r):
         s31 = cnt.get(("piece 1", 31, fam))
         if None in (step, hidden, s31) or None in a.values():
             continue
+        # The products as sums of b's rows (alternative 4) and rotary from angles shared per position
+        # (alternative 6) are the library's own forms; alternatives 3 and 5 are the earlier ones.
         out.append(f"- **{CXX[fam]}, {unit} of a step at 1 filled row** ({fmt_count(step)}): the final norm, head "
                    f"and choice {100 * (step - hidden) / step:.0f} % ({fmt_count(step - hidden)}), of which "
-                   f"`logits_of` {fmt_count(a[1])} ({100 * a[1] / step:.0f} % of the step); the 35 products "
-                   f"{fmt_count(5 * a[3])} ({100 * 5 * a[3] / step:.0f} %), as sums of rows {fmt_count(5 * a[4])} "
-                   f"({100 * 5 * (a[3] - a[4]) / step:.0f} % of the step saved); rotary "
-                   f"{fmt_count(a[5])} per call, {fmt_count(a[6])} from shared cos and sin (10 calls a step: "
-                   f"{100 * 10 * (a[5] - a[6]) / step:.1f} % of the step saved); logits as one fold per "
-                   f"token {fmt_count(a[2])}; each filled row adds {fmt_count((s31 - step) / 30)} "
+                   f"`logits_of` {fmt_count(a[1])} ({100 * a[1] / step:.0f} % of the step); the 35 products as the "
+                   f"library sums them {fmt_count(5 * a[4])} ({100 * 5 * a[4] / step:.0f} %; with b copied transposed, "
+                   f"as before, {fmt_count(5 * a[3])}); rotary {fmt_count(a[6])} per call from the angles shared per "
+                   f"position ({fmt_count(a[5])} recomputed per call, as before); logits as one fold per token "
+                   f"{fmt_count(a[2])}; each filled row adds {fmt_count((s31 - step) / 30)} "
                    f"({100 * (s31 - step) / 30 / step:.2f} % of the step).")
-        est = step - (a[1] - a[2]) - 5 * (a[3] - a[4]) - 10 * (a[5] - a[6])
+        est = step - (a[1] - a[2])
         est31 = est + (s31 - step)
         default = LIMITS[fam][1]
-        out.append(f"  With the three alternatives in the library (same bits): about {fmt_count(est)} {unit} a step "
-                   f"({est / step:.2f} of today's), so about {int(default // est31)} tokens per constant expression "
-                   f"at 31 filled rows instead of {int(default // s31)}.")
+        out.append(f"  With the head as one fold per token in the library (same bits): about {fmt_count(est)} {unit} "
+                   f"a step ({est / step:.2f} of today's), so about {int(default // est31)} tokens per constant "
+                   f"expression at 31 filled rows instead of {int(default // s31)}.")
     return "\n".join(out) + "\n"
 
 
