@@ -2,7 +2,7 @@
 # Tests scripts/exercise.sh on one exercise, as a student runs it: on the start file it must say
 # NOT YET, show a line that matches the exercise's expect.txt, the line of the file it is about
 # ("at file:line:"), the values of a failed answers::close check, and print the hint; on the
-# solution, with common standard headers included first (<cmath>, <cstdlib>, ...: no global of
+# solution, with common standard headers included first (common_std_headers.txt: no global of
 # the exercise is a C library name), it must say PASS without a warning (the checker compiles with
 # the project's warning flags); on the solution without its checks it must refuse.
 #   bash exercises/check_checker.sh [--save DIR] <exercise folder> <compiler> [extra flags]
@@ -53,14 +53,15 @@ fi
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/cxmat_exercise_XXXXXX")"
 trap 'rm -rf "$scratch"' EXIT
 with_headers="$scratch/solution.cpp"
+mapfile -t std_headers <"$(dirname "${BASH_SOURCE[0]}")/common_std_headers.txt"
 {
-  printf '#include <%s>\n' cmath cstdlib cstring algorithm iostream numeric
+  printf '#include <%s>\n' "${std_headers[@]}"
   cat "$dir/solution.cpp"
 } >"$with_headers"
 out="$(bash "$checker" "$number" "$with_headers" 2>&1)"
 status=$?
 printf '%s\n' "$out"
-[[ $status -eq 0 ]] || fail "solution.cpp (with <cmath>, <cstdlib>, <cstring>, <algorithm>, <iostream>, <numeric> first): the checker exited with $status, expected 0"
+[[ $status -eq 0 ]] || fail "solution.cpp (with <${std_headers[*]}> first): the checker exited with $status, expected 0"
 grep -q '^PASS: ' <<<"$out" || fail "solution.cpp: the checker did not say PASS"
 # The checker compiles with the project's warnings: a solution is warning-free.
 if grep -q '^The compiler warns' <<<"$out"; then fail "solution.cpp: the compiler warns"; fi

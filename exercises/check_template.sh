@@ -41,11 +41,12 @@ requires_values "$out" $? "CXMAT_EXPECT_NEAR, start.cpp" \
   "element [0][0] is 0, expected 0.25: off by 0.25, more than the tolerance 1e-12 (absolute)"
 out="$(bash "$root/scripts/exercise.sh" my_exercise my_exercise/solution.cpp 2>&1)"
 requires_pass "$out" $? "CXMAT_EXPECT_NEAR, solution.cpp"
-# With common standard headers first, as a student's file often starts: no global of the
-# template is a name of the C library (glibc's ::gamma, ::y0, ::index).
-{ printf '#include <%s>\n' cmath cstdlib cstring algorithm iostream numeric; cat my_exercise/solution.cpp; } >my_exercise/std.cpp
+# With common standard headers first (common_std_headers.txt), as a student's file often starts:
+# no global of the template is a name of the C library (glibc's ::gamma, ::y0, ::index).
+mapfile -t std_headers <"$root/exercises/common_std_headers.txt"
+{ printf '#include <%s>\n' "${std_headers[@]}"; cat my_exercise/solution.cpp; } >my_exercise/std.cpp
 out="$(bash "$root/scripts/exercise.sh" my_exercise my_exercise/std.cpp 2>&1)"
-requires_pass "$out" $? "solution.cpp with <cmath>, <cstdlib>, <cstring>, <algorithm>, <iostream>, <numeric> first"
+requires_pass "$out" $? "solution.cpp with <${std_headers[*]}> first"
 rm my_exercise/std.cpp
 
 # A result of another shape fails the check with its own words, not with a compile error of its own.

@@ -146,10 +146,13 @@ headline() {  # the compiler's output on stdin
 # time is the headers: docs/learn.md). Prints the flags that use it, or nothing (then the compiler
 # reads the headers as usual): CXMAT_EXERCISE_PCH=0 turns it off, CXMAT_EXERCISE_CACHE says where
 # (default ${XDG_CACHE_HOME:-~/.cache}/cxmat/exercises; deleting it is always safe).
+# A line that includes a cxmat header (what the precompiled header holds).
+CXMAT_INCLUDE='^[[:space:]]*#[[:space:]]*include[[:space:]]*<cxmat/[A-Za-z0-9_/.]+>'
+
 precompiled_headers() {  # $1: the file
   [[ "${CXMAT_EXERCISE_PCH:-1}" == 0 ]] && return 0
   local includes cache key folder header made kind=gcc
-  includes="$(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*<cxmat/[A-Za-z0-9_/.]+>' "$1")"
+  includes="$(grep -E "$CXMAT_INCLUDE" "$1")"
   [[ -n "$includes" ]] || return 0
   [[ "$CXX_VERSION" == *clang* ]] && kind=clang
   cache="${CXMAT_EXERCISE_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/cxmat/exercises}"
@@ -198,8 +201,8 @@ forget_old_headers() {  # $1: the cache folder
 # (g++: "from <cache>/headers.hpp:N" for "from <file>:<line of its N-th cxmat include>"; clang++
 # says "In file included from <file>:1:" above that line).
 as_if_not_precompiled() {  # $1: the file, $2: the precompiled header's source; the output on stdin
-  awk -v file="$1" -v header="$2" -v lines="$(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*<cxmat/[A-Za-z0-9_/.]+>' "$1" | cut -d: -f1 | paste -sd' ')" '
-    BEGIN { n = split(lines, at, " ") }
+  awk -v file="$1" -v header="$2" -v lines="$(grep -nE "$CXMAT_INCLUDE" "$1" | cut -d: -f1 | paste -sd' ')" '
+    BEGIN { split(lines, at, " ") }
     function mapped(s,   i, rest, num) {
       while ((i = index(s, header ":")) > 0) {
         rest = substr(s, i + length(header) + 1)
