@@ -1,5 +1,7 @@
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -239,19 +241,17 @@ TEST_CASE("bad input to generation has a defined result at run time", "[generati
 namespace {
 
 // llama2.c's int8 matmul, written from its description: per group, scale = max|v| / 127 and
-// q = roundf(v / scale); y_o = Σ_g (Σ q_x q_w) · s_w · s_x.
+// q = roundf(v / scale); y_o = Σ_g (Σ q_x q_w) · s_w · s_x. Input k is in group k / group (the
+// last group of a row the rest, where group does not divide the width).
 std::vector<float> plain_group_product(const std::vector<float>& x, const std::vector<std::vector<float>>& w_out_in,
                                        std::size_t group) {
   const auto quantize = [group](const std::vector<float>& v, std::vector<int>& q, std::vector<float>& s) {
     q.assign(v.size(), 0);
-    s.assign(v.size() / group, 0.0f);
-    for (std::size_t g = 0; g < v.size() / group; ++g) {
-      float m = 0;
-      for (std::size_t i = 0; i < group; ++i) m = std::fmax(m, std::fabs(v[g * group + i]));
-      s[g] = m / 127.0f;
-      for (std::size_t i = 0; i < group; ++i)
-        q[g * group + i] = s[g] == 0 ? 0 : static_cast<int>(std::round(v[g * group + i] / s[g]));
-    }
+    s.assign((v.size() + group - 1) / group, 0.0f);
+    for (std::size_t k = 0; k < v.size(); ++k) s[k / group] = std::fmax(s[k / group], std::fabs(v[k]));
+    for (float& scale : s) scale /= 127.0f;
+    for (std::size_t k = 0; k < v.size(); ++k)
+      q[k] = s[k / group] == 0 ? 0 : static_cast<int>(std::round(v[k] / s[k / group]));
   };
   std::vector<int> qx;
   std::vector<float> sx;
@@ -264,7 +264,7 @@ std::vector<float> plain_group_product(const std::vector<float>& x, const std::v
     double sum = 0;
     for (std::size_t g = 0; g < sx.size(); ++g) {
       long dot = 0;
-      for (std::size_t i = g * group; i < (g + 1) * group; ++i) dot += long{qx[i]} * long{qw[i]};
+      for (std::size_t i = g * group; i < std::min((g + 1) * group, x.size()); ++i) dot += long{qx[i]} * long{qw[i]};
       sum += static_cast<double>(dot) * double{sw[g]} * double{sx[g]};
     }
     y.push_back(static_cast<float>(sum));
@@ -272,25 +272,33 @@ std::vector<float> plain_group_product(const std::vector<float>& x, const std::v
   return y;
 }
 
-TEST_CASE("int8 group products equal llama2.c's formula", "[generation][q8]") {
-  cxmat_test::weight_source source{77, 3.0};
-  matrix<float, 48, 20> w{};
-  matrix<float, 3, 48> x{};
+// x (3 x In) times W (In x 20) in groups of 16 against the plain formula.
+template <std::size_t In>
+void check_group_product(std::uint32_t seed) {
+  cxmat_test::weight_source source{seed, 3.0};
+  matrix<float, In, 20> w{};
+  matrix<float, 3, In> x{};
   source.fill(w);
   source.fill(x);
   const auto qw = cxmat::q8::quantize_groups<16>(cxmat_test::at_run_time(w));
   const auto y = cxmat::q8::group_linear(cxmat_test::at_run_time(x), qw);
-  std::vector<std::vector<float>> w_out_in(20, std::vector<float>(48));
+  std::vector<std::vector<float>> w_out_in(20, std::vector<float>(In));
   for (std::size_t o = 0; o < 20; ++o) {
-    for (std::size_t k = 0; k < 48; ++k) w_out_in[o][k] = w(k, o);
+    for (std::size_t k = 0; k < In; ++k) w_out_in[o][k] = w(k, o);
   }
   for (std::size_t r = 0; r < 3; ++r) {
-    const auto expected = plain_group_product(std::vector<float>(x.elems[r], x.elems[r] + 48), w_out_in, 16);
+    const auto expected = plain_group_product(std::vector<float>(x.elems[r], x.elems[r] + In), w_out_in, 16);
     for (std::size_t o = 0; o < 20; ++o) {
       // three float roundings per group against one in double: a few units in the last place
       CHECK(std::fabs(y(r, o) - expected[o]) <= 1e-5f * (1.0f + std::fabs(expected[o])));
     }
   }
+}
+
+TEST_CASE("int8 group products equal llama2.c's formula", "[generation][q8]") {
+  check_group_product<48>(77);
+  // 44 inputs: groups of 16, 16 and the last of 12
+  check_group_product<44>(78);
 }
 
 TEST_CASE("a model quantized in groups keeps its logits within 5 % and its greedy tokens", "[generation][q8]") {

@@ -37,11 +37,27 @@ constexpr matrix<int, 1, 3> prompt{{{3, 1, 4}}};
 static_assert(cxmat::generate<8>(model_q8, prompt) == cxmat::generate<8>(model, prompt));
 static_assert(sizeof(model_q8.blocks[0].w_gate.values) == 16 * 24);  // one byte per weight
 
-// A group size that does not divide the width does not make a type.
+// A group size that does not divide the width: the last group of each row is the rest. d_in 6 in
+// groups of 4 and 2; group 1's weights (127, -63.5) have scale 1 and round to 127, -64, and x's
+// group 1 (254, 127) has scale 2 and values 127, 64 (63.5). Group 0 is the product above (32706);
+// group 1 adds (127·127 + 64·(-64)) · 1 · 2 = 12033 · 2 = 24066: 56772, exactly.
+constexpr matrix<double, 6, 1> w6{{{127}, {-3.5}, {2.4}, {-0.5}, {127}, {-63.5}}};
+constexpr auto qw6 = cxmat::q8::quantize_groups<4>(w6);
+static_assert(decltype(qw6)::groups == 2 && qw6.scales(0, 0) == 1.0f && qw6.scales(0, 1) == 1.0f);
+static_assert(qw6.values(0, 1) == -4 && qw6.values(0, 4) == 127 && qw6.values(0, 5) == -64);
+constexpr matrix<float, 1, 6> x6{{{254.0f, -127.0f, 0.0f, 63.5f, 254.0f, 127.0f}}};
+static_assert(cxmat::q8::group_linear(x6, qw6)(0, 0) == 56772.0f);
+// A table's rows the same way: a row of 5 in groups of 2, 2 and 1.
+constexpr matrix<float, 1, 5> row5{{{1.0f, -2.0f, 0.5f, 0.25f, -3.0f}}};
+constexpr auto qt5 = cxmat::q8::quantize_table_groups<2>(row5);
+static_assert(decltype(qt5)::groups == 3 && qt5.scales(0, 2) == 3.0f / 127.0f && qt5.values(0, 4) == -127);
+static_assert(cxmat::q8::dequantize_row(qt5, 0)(0, 4) == -3.0f);
+
+// Any positive group size makes a type; 0 does not.
 template <std::size_t G>
 concept groups_fit = requires {
   cxmat::q8::quantize_groups<G>(w);
 };
-static_assert(groups_fit<4> && groups_fit<8> && !groups_fit<3> && !groups_fit<0>);
+static_assert(groups_fit<4> && groups_fit<8> && groups_fit<3> && groups_fit<9> && !groups_fit<0>);
 
 }  // namespace

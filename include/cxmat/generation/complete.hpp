@@ -66,7 +66,7 @@ constexpr fixed_string<detail::decode_capacity<Tok, TextCapacity, N>()> complete
     }
     g.length = g.prompt_length = prompt.size;
     detail::take_token(g, logits, s, stop);
-    return decode<TextCapacity>(tok, detail::generated_tokens<N>(advance<N - 1>(model, g, s, stop)));
+    return decode<TextCapacity>(tok, detail::finish_generation<N>(model, g, s, stop, detail::no_attention_sink{}));
   }
 }
 

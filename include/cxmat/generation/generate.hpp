@@ -151,6 +151,17 @@ constexpr void take_token(generation<M, Capacity>& g, const logits_row<M>& logit
   if (token == stop.id || g.length == Capacity.size) g.stopped = true;
 }
 
+// Continues g in place by up to K tokens (fewer if it stops): advance's loop, and generate's
+// without a copy of the generation (its cache is most of a microcontroller's RAM).
+template <std::size_t K, LanguageModel M, extent Capacity, class Recorder>
+constexpr void continue_generation(const M& model, generation<M, Capacity>& g, const sampler& s, const stop_token& stop,
+                                   const Recorder& recorder) noexcept {
+  for (std::size_t k = 0; k < K && !g.stopped; ++k) {
+    const auto logits = step(model, g.cache, g.tokens.elems[0][g.length - 1], recorder);
+    take_token(g, logits, s, stop);
+  }
+}
+
 // The generated tokens of g as a 1 x N row, no_token after the last.
 template <std::size_t N, LanguageModel M, extent Capacity>
 constexpr matrix<int, 1, N> generated_tokens(const generation<M, Capacity>& g) noexcept {
@@ -158,6 +169,14 @@ constexpr matrix<int, 1, N> generated_tokens(const generation<M, Capacity>& g) n
   for (std::size_t i = 0; i < N; ++i)
     out.elems[0][i] = g.prompt_length + i < g.length ? g.tokens.elems[0][g.prompt_length + i] : no_token;
   return out;
+}
+
+// The N tokens of a generation whose first token is taken: g continued in place by N - 1 more.
+template <std::size_t N, LanguageModel M, extent Capacity, class Recorder>
+constexpr matrix<int, 1, N> finish_generation(const M& model, generation<M, Capacity>& g, const sampler& s,
+                                              const stop_token& stop, const Recorder& recorder) noexcept {
+  continue_generation<N - 1>(model, g, s, stop, recorder);
+  return generated_tokens<N>(g);
 }
 }  // namespace detail
 
@@ -179,10 +198,7 @@ constexpr generation<M, Capacity> start(const M& model, const matrix<I, One, P>&
 template <std::size_t K, LanguageModel M, extent Capacity, class Recorder = detail::no_attention_sink>
 constexpr generation<M, Capacity> advance(const M& model, generation<M, Capacity> g, const sampler& s = greedy,
                                           const stop_token& stop = {}, const Recorder& recorder = {}) noexcept {
-  for (std::size_t k = 0; k < K && !g.stopped; ++k) {
-    const auto logits = step(model, g.cache, g.tokens.elems[0][g.length - 1], recorder);
-    detail::take_token(g, logits, s, stop);
-  }
+  detail::continue_generation<K>(model, g, s, stop, recorder);
   return g;
 }
 
@@ -193,7 +209,8 @@ template <std::size_t N, LanguageModel M, class I, extent One, extent P>
 requires rules_hold<rules_of::generate<I, One, P, extent{N}, M::context>>
 constexpr matrix<int, 1, N> generate(const M& model, const matrix<I, One, P>& prompt, const sampler& s = greedy,
                                      const stop_token& stop = {}) noexcept {
-  return detail::generated_tokens<N>(advance<N - 1>(model, start<extent{P.size + N}>(model, prompt, s, stop), s, stop));
+  auto g = start<extent{P.size + N}>(model, prompt, s, stop);  // one generation, continued in place
+  return detail::finish_generation<N>(model, g, s, stop, detail::no_attention_sink{});
 }
 /// Shape error of generate<N>(model, prompt): a prompt that is not one row of integers, or P + N
 /// past the model's context.

@@ -43,8 +43,8 @@ constexpr recorded_generation<M, N, extent{P.size + N}> generate_recording(const
                                std::size_t keys) {
     for (std::size_t j = 0; j < keys; ++j) out.attention[layer].items[head].elems[position][j] = weights[j];
   };
-  out.tokens = detail::generated_tokens<N>(
-      advance<N - 1>(model, start<extent{P.size + N}>(model, prompt, s, stop, recorder), s, stop, recorder));
+  auto g = start<extent{P.size + N}>(model, prompt, s, stop, recorder);
+  out.tokens = detail::finish_generation<N>(model, g, s, stop, recorder);
   return out;
 }
 

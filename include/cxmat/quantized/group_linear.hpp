@@ -16,15 +16,18 @@
 
 namespace cxmat::q8 {
 
-/// A d_in x d_out weight quantized in groups of GroupSize inputs (GroupSize divides d_in). Stored
-/// out x in, as llama.cpp and llama2.c store it (each output's weights contiguous): weight (k, o)
-/// is values(o, k) · scales(o, k / GroupSize).
+/// A d_in x d_out weight quantized in groups of GroupSize inputs. Stored out x in, as llama.cpp
+/// and llama2.c store it (each output's weights contiguous): weight (k, o) is values(o, k) ·
+/// scales(o, k / GroupSize). Where GroupSize does not divide d_in, the last group of each row is
+/// the shorter rest (d_in mod GroupSize inputs): a model whose widths share no large divisor (the
+/// 260K TinyStories model: 64 and 172) keeps large groups instead of falling to groups of 4.
+/// llama.cpp's Q8_0 and llama2.c's files need GroupSize to divide every width; rows of such a
+/// weight are the same either way.
 template <extent In, extent Out, std::size_t GroupSize>
 struct group_weights {
-  static_assert(GroupSize > 0 && In.size % GroupSize == 0,
-                "q8::group_weights<In, Out, GroupSize>: the group size must divide the input width");
+  static_assert(GroupSize > 0, "q8::group_weights<In, Out, GroupSize>: the group size must be positive");
   static constexpr std::size_t group_size = GroupSize;
-  static constexpr std::size_t groups = In.size / GroupSize;
+  static constexpr std::size_t groups = (In.size + GroupSize - 1) / GroupSize;
   static constexpr auto in_extent = In;
   static constexpr auto out_extent = Out;
 
@@ -34,28 +37,42 @@ struct group_weights {
 
 namespace detail {
 
-// round(v) for |v| <= 127.5, halves away from zero (C's roundf): v - trunc(v) is exact there.
-constexpr std::int32_t round_to_int8_range(float v) noexcept {
-  const auto t = static_cast<std::int32_t>(v);
-  const float fraction = v - static_cast<float>(t);
-  if (fraction >= 0.5f) return t + 1;
-  if (fraction <= -0.5f) return t - 1;
-  return t;
+// round(r) for |r| <= 127.5, halves away from zero (C's roundf): r - trunc(r) is exact there.
+constexpr std::int8_t round_to_int8(float r) noexcept {
+  const auto t = static_cast<std::int32_t>(r);
+  return static_cast<std::int8_t>(r - static_cast<float>(t) >= 0.5f ? t + 1
+                                                                    : (r - static_cast<float>(t) <= -0.5f ? t - 1 : t));
 }
 
-// One group of n values quantized as Q8_0: scale = max |v| / 127, q = round(v / scale); an all-zero
-// group has scale 0 and values 0.
-constexpr float quantize_group(const float* v, std::size_t n, std::int8_t* q) noexcept {
-  float largest = 0.0f;
-  for (std::size_t i = 0; i < n; ++i) {
-    const float a = v[i] < 0.0f ? -v[i] : v[i];
-    largest = a > largest ? a : largest;
+// How many inputs group g of a row of `width` has: group_size, the last one the rest.
+constexpr std::size_t group_length(std::size_t g, std::size_t group_size, std::size_t width) noexcept {
+  return width - g * group_size < group_size ? width - g * group_size : group_size;
+}
+
+// The Q8_0 groups of every output of m into out (zero-initialized): output o's inputs are m's
+// column o (a weight, d_in x d_out: Columns) or m's row o (a table stored out x in, or rows of
+// activations), each converted to float. Per group, scale = max |v| / 127 and q = round(v /
+// scale); an all-zero group has scale 0 and values 0. Two passes over m itself, no copy of a
+// group, few statements per value: the constant evaluator counts its operations per statement
+// and loop turn, and a whole model (the 260K TinyStories size: 292 k weights, about 31 M of
+// GCC's operations) must fit one constant expression under GCC's default limit (33.5 M).
+template <bool Columns, class M, extent In, extent Out, std::size_t GroupSize>
+constexpr void quantize_outputs(const M& m, group_weights<In, Out, GroupSize>& out) noexcept {
+  for (std::size_t o = 0; o < Out.size; ++o) {
+    for (std::size_t g = 0; g < out.groups; ++g) {
+      const std::size_t begin = g * GroupSize, end = begin + group_length(g, GroupSize, In.size);
+      float largest = 0.0f;
+      for (std::size_t k = begin; k < end; ++k) {
+        const float v = static_cast<float>(Columns ? m.elems[k][o] : m.elems[o][k]);
+        if (v > largest || -v > largest) largest = v < 0.0f ? -v : v;
+      }
+      const float scale = out.scales.elems[o][g] = largest / 127.0f;
+      if (scale == 0.0f) continue;  // an all-zero group: its values stay 0
+      for (std::size_t k = begin; k < end; ++k) {
+        out.values.elems[o][k] = round_to_int8(static_cast<float>(Columns ? m.elems[k][o] : m.elems[o][k]) / scale);
+      }
+    }
   }
-  const float scale = largest / 127.0f;
-  for (std::size_t i = 0; i < n; ++i) {
-    q[i] = scale == 0.0f ? std::int8_t{0} : static_cast<std::int8_t>(round_to_int8_range(v[i] / scale));
-  }
-  return scale;
 }
 
 }  // namespace detail
@@ -65,33 +82,20 @@ constexpr float quantize_group(const float* v, std::size_t n, std::int8_t* q) no
 /// scale = max |w| / 127 and q = round(w / scale). Usable in constant expressions, so a float
 /// model becomes an int8 one in the compiler.
 template <std::size_t GroupSize, class T, extent In, extent Out>
-requires(GroupSize > 0 &&
-         In.size % GroupSize ==
-             0) constexpr group_weights<In, Out, GroupSize> quantize_groups(const matrix<T, In, Out>& w) noexcept {
+requires(GroupSize >
+         0) constexpr group_weights<In, Out, GroupSize> quantize_groups(const matrix<T, In, Out>& w) noexcept {
   group_weights<In, Out, GroupSize> out{};
-  for (std::size_t o = 0; o < Out.size; ++o) {
-    for (std::size_t g = 0; g < In.size / GroupSize; ++g) {
-      float group[GroupSize]{};
-      for (std::size_t i = 0; i < GroupSize; ++i) group[i] = static_cast<float>(w.elems[g * GroupSize + i][o]);
-      out.scales.elems[o][g] = detail::quantize_group(group, GroupSize, &out.values.elems[o][g * GroupSize]);
-    }
-  }
+  detail::quantize_outputs<true>(w, out);
   return out;
 }
 
 /// The same quantization of a table stored out x in already (an embedding: vocab x d_model, each
 /// token's row one output), as the token table of llama2.c's int8 checkpoints.
 template <std::size_t GroupSize, class T, extent Rows, extent Cols>
-requires(GroupSize > 0 && Cols.size % GroupSize == 0) constexpr group_weights<
-    Cols, Rows, GroupSize> quantize_table_groups(const matrix<T, Rows, Cols>& table) noexcept {
+requires(GroupSize > 0) constexpr group_weights<Cols, Rows, GroupSize> quantize_table_groups(
+    const matrix<T, Rows, Cols>& table) noexcept {
   group_weights<Cols, Rows, GroupSize> out{};
-  for (std::size_t r = 0; r < Rows.size; ++r) {
-    for (std::size_t g = 0; g < Cols.size / GroupSize; ++g) {
-      float group[GroupSize]{};
-      for (std::size_t i = 0; i < GroupSize; ++i) group[i] = static_cast<float>(table.elems[r][g * GroupSize + i]);
-      out.scales.elems[r][g] = detail::quantize_group(group, GroupSize, &out.values.elems[r][g * GroupSize]);
-    }
-  }
+  detail::quantize_outputs<false>(table, out);
   return out;
 }
 
@@ -113,21 +117,21 @@ constexpr matrix<float, 1, In> dequantize_row(const group_weights<In, Out, Group
 template <extent R, extent In, extent Out, std::size_t GroupSize>
 constexpr matrix<float, R, Out> group_linear(const matrix<float, R, In>& x,
                                              const group_weights<In, Out, GroupSize>& w) noexcept {
-  constexpr std::size_t groups = In.size / GroupSize;
+  constexpr std::size_t groups = group_weights<In, Out, GroupSize>::groups;
+  group_weights<In, R, GroupSize> qx{};  // the rows of x, quantized as the weights are
+  detail::quantize_outputs<false>(x, qx);
   matrix<float, R, Out> out{};
   for (std::size_t r = 0; r < R.size; ++r) {
-    std::int8_t qx[In.size]{};
-    float sx[groups]{};
-    for (std::size_t g = 0; g < groups; ++g)
-      sx[g] = detail::quantize_group(&x.elems[r][g * GroupSize], GroupSize, &qx[g * GroupSize]);
     for (std::size_t o = 0; o < Out.size; ++o) {
       const std::int8_t* wo = w.values.elems[o];
       float sum = 0.0f;
       for (std::size_t g = 0; g < groups; ++g) {
         std::int32_t dot = 0;
-        for (std::size_t i = g * GroupSize; i < (g + 1) * GroupSize; ++i)
-          dot += static_cast<std::int32_t>(qx[i]) * static_cast<std::int32_t>(wo[i]);
-        sum = cxmat::detail::multiply_add_scalar(static_cast<float>(dot) * w.scales.elems[o][g], sx[g], sum);
+        const std::size_t end = g * GroupSize + detail::group_length(g, GroupSize, In.size);
+        for (std::size_t i = g * GroupSize; i < end; ++i)
+          dot += static_cast<std::int32_t>(qx.values.elems[r][i]) * static_cast<std::int32_t>(wo[i]);
+        sum = cxmat::detail::multiply_add_scalar(static_cast<float>(dot) * w.scales.elems[o][g], qx.scales.elems[r][g],
+                                                 sum);
       }
       out.elems[r][o] = sum;
     }
