@@ -15,6 +15,10 @@ against the run-time ones. Then bisection (within --precision) of the GCC operat
 (-fconstexpr-ops-limit) and Clang steps (-fconstexpr-steps) that one link and each piece of a
 step (pieces.cpp) need.
 
+Cortex-M4F (--parts m4f): the model in int8 groups of 32, quantized by arm-none-eabi-g++ under
+default limits, as firmware (m4f/) run in QEMU: its 63 tokens must be the host's; flash, RAM, the
+stack with the cache and the instructions per token. Needs arm-none-eabi-g++ and qemu-system-arm.
+
 Writes the raw figures as JSON (--output) and, with --doc, the tables of docs/generation_benchmark.md
 between its "<!-- begin: NAME -->" / "<!-- end: NAME -->" lines. --doc-only rewrites the tables
 from an existing JSON.
@@ -104,6 +108,61 @@ def generate_weights(build):
     header, raw = os.path.join(build, "llama_weights.hpp"), os.path.join(build, "model.bin")
     subprocess.run([sys.executable, gen, "--header", header, "--raw", raw], check=True)
     return raw
+
+
+# ---- the Cortex-M4F ----
+
+QEMU_ARGS = ["-M", "mps2-an386", "-nographic", "-monitor", "none", "-semihosting-config", "enable=on,target=native",
+             "-icount", "shift=7"]
+
+
+def m4f(args, build):
+    """The model in int8 groups of 32 on the Cortex-M4F (m4f/): built with arm-none-eabi-g++ under
+    default limits, run in QEMU (-icount: SysTick counts instructions, calibrated by the harness's
+    loops), its 63 tokens checked against the same code on the host; flash, RAM and stack from
+    the production image and the harness."""
+    fw = os.path.join(build, "m4f")
+    subprocess.run(["cmake", "-S", os.path.join(HERE, "m4f"), "-B", fw, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=MinSizeRel",
+                    f"-DCXMAT_LLAMA_WEIGHTS={build}"], check=True, capture_output=True)
+    # The compile of one image (the weights quantized by the compiler): seconds and peak memory.
+    timed = sh(["/usr/bin/time", "-f", "%e %U %M", "cmake", "--build", fw, "--target", "llama_q8"])
+    if timed.returncode != 0:
+        sys.exit(f"the Cortex-M4F image did not build:\n{timed.stdout}{timed.stderr}")
+    wall, cpu, kb = timed.stderr.strip().splitlines()[-1].split()
+    subprocess.run(["cmake", "--build", fw], check=True, capture_output=True)
+    host = os.path.join(build, "m4f_host")
+    subprocess.run(["g++", "-std=c++20", "-O2", *WARNINGS, "-Werror", "-I", INCLUDE, "-I", build,
+                    os.path.join(HERE, "m4f", "m4f_host.cpp"), "-o", host], check=True)
+    want = [l for l in sh([host]).stdout.splitlines() if l.startswith("row ")]
+    run = sh(["qemu-system-arm", *QEMU_ARGS, "-kernel", os.path.join(fw, "llama_q8-qemu.elf")], timeout=600)
+    out = run.stdout + run.stderr  # semihosting writes to QEMU's stderr
+    got = [l for l in out.splitlines() if l.startswith("row ")]
+    if run.returncode != 0 or not want or got != want:
+        sys.exit(f"the Cortex-M4F run differs from the host's tokens (QEMU status {run.returncode}):\n{out}")
+    fields = {l.split()[0]: [int(x) for x in l.split()[1:] if x.isdigit()] for l in out.splitlines()
+              if l.split() and l.split()[0] in ("ticks", "calibration", "stack")}
+    ticks, empty = fields["ticks"][0], fields["ticks"][1]
+    n_short, t_short, n_long, t_long = fields["calibration"]
+    instructions = round((ticks - empty) * (n_long - n_short) / (t_long - t_short))
+    sizes = {}
+    for line in sh(["arm-none-eabi-size", "-A", os.path.join(fw, "llama_q8.elf")]).stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0].startswith("."):
+            sizes[parts[0]] = int(parts[1])
+    model = 0
+    for line in sh(["arm-none-eabi-nm", "-S", "-C", os.path.join(fw, "llama_q8.elf")]).stdout.splitlines():
+        if line.endswith("layers::external::model"):
+            model = int(line.split()[1], 16)
+    tokens = len(want) * len(want[0].split()[1:])
+    sys.path.insert(0, HERE)
+    from gen_weights import FULL as cfg  # the sizes the weights were made with
+    positions = tokens + 1  # BOS and the generated tokens: the cache's capacity
+    cache = cfg["layers"] * 2 * positions * cfg["dim"] // cfg["heads"] * cfg["kv_heads"] * 4
+    return {"cache": cache, "positions": positions, "compiler": version("arm-none-eabi-g++"), "qemu": version("qemu-system-arm"),
+            "compile_seconds": [float(wall), float(cpu)], "compile_mb": int(kb) / 1024, "tokens": tokens,
+            "instructions": instructions, "flash": sizes[".isr_vector"] + sizes[".text"] + sizes[".rodata"],
+            "text": sizes[".text"], "rodata": sizes[".rodata"], "model": model, "bss": sizes[".bss"],
+            "data": sizes[".data"], "stack": fields["stack"][0]}
 
 
 # ---- run time ----
@@ -388,6 +447,25 @@ def tables(r):
             lines.append(f"| {name} | {med:,.0f} | {min(ns):,.0f} .. {max(ns):,.0f} | {k} | "
                          f"{100 * k * med / step:.0f} % |")
         t["parts"] = "\n".join(lines) + "\n"
+    if "m4f" in r:
+        f = r["m4f"]
+        t["m4f"] = "\n".join([
+            "| image (arm-none-eabi-g++ -Os, no C library) | bytes |", "|---|---:|",
+            f"| flash: code and constants (`.isr_vector`, `.text`, `.rodata`) | {f['flash']:,} |",
+            f"| of which the int8 model object (`layers::external::model`) | {f['model']:,} |",
+            f"| of which code (`.text`) | {f['text']:,} |",
+            f"| RAM: static data (`.data` + `.bss`) | {f['data'] + f['bss']:,} |",
+            f"| RAM: peak stack of the generation, its cache included (harness, painted stack) | {f['stack']:,} |",
+            f"| of which the cache (keys and values of 5 layers, {f['positions']} positions x 32 floats) | "
+            f"{f['cache']:,} |",
+            "", "| run (QEMU `mps2-an386`, `-icount`) | |", "|---|---:|",
+            f"| tokens generated (greedy from BOS; the same {f['tokens']} as on the host) | {f['tokens']} |",
+            f"| instructions, the whole generation | {f['instructions']:,} |",
+            f"| instructions per token (mean; the cache fills from 1 to {f['positions'] - 1} positions) | "
+            f"{f['instructions'] / f['tokens']:,.0f} |",
+            f"| compile of the image (the weights quantized by the compiler, default limits) | "
+            f"{f['compile_seconds'][1]:.1f} s, {f['compile_mb']:.0f} MB |",
+            "", f"{f['compiler']}; {f['qemu']}; headers of commit {f['commit']}.", ""])
     if "profile" in r:
         lines = ["| where (perf samples by source line, g++ 12) | share |", "|---|---:|"]
         for name, pct in sorted(r["profile"]["shares"].items(), key=lambda kv: -kv[1]):
@@ -501,7 +579,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build-dir", default=None)
     p.add_argument("--output", default=os.path.join(HERE, "results.json"))
-    p.add_argument("--parts", default="counts,alts,compile,runtime,parts,profile")
+    p.add_argument("--parts", default="counts,alts,compile,runtime,parts,profile,m4f")
     p.add_argument("--rounds", type=int, default=3, help="rounds of the run-time programs, in turn")
     p.add_argument("--repeats", type=int, default=10, help="timed passes per run")
     p.add_argument("--compile-repeat", type=int, default=2)
@@ -523,8 +601,10 @@ def main():
     commit = sh(["git", "-C", REPO, "rev-parse", "--short", "HEAD"]).stdout.strip()
     dirty = sh(["git", "-C", REPO, "status", "--porcelain", "include"]).stdout.strip()
     r = dict(old)
-    r.update({"machine": machine(), "commit": commit + (" (with uncommitted header changes)" if dirty else ""),
-              "versions": {t: version(t) for t in ("g++", "clang++-19", "gcc", "clang-19")}})
+    stamp = {"commit": commit + (" (with uncommitted header changes)" if dirty else "")}
+    if any(p != "m4f" for p in parts):  # the host's figures: this machine, these compilers
+        r.update({"machine": machine(), **stamp,
+                  "versions": {t: version(t) for t in ("g++", "clang++-19", "gcc", "clang-19")}})
     ran = False
     if "runtime" not in r:  # the tokens that the compiles check
         print("run time", flush=True)
@@ -558,6 +638,10 @@ def main():
     if "profile" in parts:
         print("profile", flush=True)
         r["profile"] = profile(args, build, raw)
+        json.dump(r, open(args.output, "w"), indent=1)
+    if "m4f" in parts:
+        print("Cortex-M4F", flush=True)
+        r["m4f"] = {**m4f(args, build), **stamp}
         json.dump(r, open(args.output, "w"), indent=1)
     if args.doc:
         write_doc(args.doc, tables(r))

@@ -141,8 +141,9 @@ namespace {
 // The one call that is measured: a frame in, a result out, as in the production loop.
 [[gnu::noinline]] void run_step() { write_result(layer::run(read_frame())); }
 
-// A float's bits, 8 hex digits; an int8's byte, 2.
+// A float's bits, 8 hex digits; an int8's byte, 2; an int (a token id) in 8 hex digits.
 [[maybe_unused]] void print_value(harness::line& out, float v) noexcept { out.hex(std::bit_cast<std::uint32_t>(v), 8); }
+[[maybe_unused]] void print_value(harness::line& out, int v) noexcept { out.hex(static_cast<std::uint32_t>(v), 8); }
 [[maybe_unused]] void print_value(harness::line& out, std::int8_t v) noexcept {
   out.hex(static_cast<std::uint8_t>(v), 2);
 }
