@@ -3,7 +3,7 @@
 
     python3 scripts/cxmat_import.py FILE --module MODULE [--heads H] [--activation relu|gelu|gelu_tanh|silu]
         [--norm-first | --post-norm] [--eps E] [--prefix KEY_PREFIX] [--dims NAMESPACE] [--dim NAME=NEW] --name NAME
-        [--type float|double|q8 [--calibration INPUTS.npz]] -o OUT.hpp
+        [--type float|double|q8|f16|bf16 [--calibration INPUTS.npz]] -o OUT.hpp
 
 FILE is a state_dict saved with torch.save (.pt, .pth, .bin), a .safetensors file or a numpy
 .npz archive. It is read with Python's standard library and numpy only: a .pt file is a zip
@@ -34,6 +34,10 @@ MODULE says what the tensors are (PyTorch's state_dict keys, after KEY_PREFIX):
   gpt2                 a Hugging Face GPT-2 state_dict as one constexpr cxmat::gpt2_model
                        (--config, --heads, --eps, --context, --kv-heads, --rope-theta, --tied /
                        --untied give or override what a file lacks)
+
+--type f16 and --type bf16 (--module llama) keep the weights in 16 bits (cxmat::half_weights:
+float16 or bfloat16, the file's own bits where it has them, else rounded to nearest even), half
+the bytes of float, widened exactly to float where used.
 
 --type q8 writes cxmat::q8's int8 module of multihead_attention (self-attention), linear,
 encoder_layer or decoder_layer, calibrated by the compiler (cxmat::q8::calibrate, TFLite's
@@ -1139,9 +1143,11 @@ def main(argv=None):
     parser.add_argument("--dim", action="append", default=[], metavar="NAME=NEW",
                         help="call a dimension NEW instead of NAME (e.g. in_features=d_model), so that one "
                         "header's output fits another's input")
-    parser.add_argument("--type", choices=["float", "double", "q8"], default="float",
+    parser.add_argument("--type", choices=["float", "double", "q8", "f16", "bf16"], default="float",
                         help="element type; q8: cxmat::q8's int8 layer (multihead_attention, linear, encoder_layer, "
-                        "decoder_layer), with --calibration")
+                        "decoder_layer), with --calibration, or a llama's weights in int8 groups; f16, bf16: a "
+                        "llama's weights stored in 16 bits (float16, bfloat16; cxmat::half_weights), widened "
+                        "to float where used")
     parser.add_argument("--calibration", help="for --type q8: an .npz with one array of representative inputs, "
                         "B x n x d_model (B x n x in_features for linear); for decoder_layer two arrays, 'x' "
                         "(B x n x d_model) and 'memory' (B x s x d_model)")
@@ -1181,14 +1187,17 @@ def main(argv=None):
         if args.module == "bytes":
             module_bytes(h, args.file, args)
         elif args.module in LANGUAGE_MODELS:
-            if args.type == "q8" and args.module != "llama":
-                raise ImportError_(f"--type q8 is not written for --module {args.module} (float or double)")
+            if args.type in ("q8", "f16", "bf16") and args.module != "llama":
+                raise ImportError_(f"--type {args.type} is not written for --module {args.module} (float or double)")
             lm = language_models()
             try:
                 getattr(lm, "module_" + args.module)(h, args, args.file, read_file, as_float64)
             except lm.Refusal as e:
                 raise ImportError_(str(e)) from None
         else:
+            if args.type in ("f16", "bf16"):
+                raise ImportError_(f"--type {args.type} is written for --module llama only (a 16-bit storage of "
+                                   f"its weights), not {args.module}")
             if args.type == "q8" and args.module not in ("multihead_attention", "linear", "encoder_layer",
                                                          "decoder_layer"):
                 raise ImportError_(f"--type q8 is written for --module multihead_attention, linear, encoder_layer and "

@@ -781,19 +781,45 @@ def group_size_for(widths, wanted):
     return group
 
 
+HALF = {"f16": "binary16", "bf16": "bfloat16"}
+
+
+def half_bits(name, values, kind, transposed=False):
+    """The 16-bit encodings (uint16) of float64 values in float16 (kind f16) or bfloat16 (bf16),
+    rounded to nearest even: exact for values the format holds (a file's own 16-bit tensors). bf16
+    is rounded from the float32 value (every checkpoint value but a float64 file's is one). A
+    value the format cannot hold (past its largest) is refused with the tensor's name."""
+    with np.errstate(over="ignore"):
+        if kind == "f16":
+            bits = values.astype(np.float16).view(np.uint16)
+            wide = bits.view(np.float16).astype(np.float64)
+        else:
+            u = values.astype(np.float32).view(np.uint32).astype(np.uint64)
+            bits = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+            wide = (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    bad = np.argwhere(~np.isfinite(wide))
+    if bad.size:
+        i = tuple(int(x) for x in bad[0])
+        where = list(reversed(i)) if transposed else list(i)  # the file's orientation
+        raise Refusal(f"tensor '{name}': value {values[i]!r} at {where} does not fit in {kind} (--type {kind})")
+    return bits
+
+
 class Writer:
     def __init__(self, ctype):
         self.ctype, self.lines = ctype, []
 
+    def rows(self, pad, rows):
+        """One line per row of C++ braces: each row an iterable of literal texts."""
+        self.lines += [f"{pad}    {{{', '.join(row)}}}," for row in rows]
+
     def matrix(self, t, indent, last=False):
         values = t.values
         lit = literals(t.source.split(" ")[0].rstrip("ᵀ"), values, self.ctype)
-        cols = values.shape[1]
+        r, cols = values.shape
         pad = " " * indent
-        self.lines.append(f"{pad}// {t.source}: {values.shape[0]} x {cols}")
-        self.lines.append(f"{pad}{{{{")
-        for r in range(values.shape[0]):
-            self.lines.append(f"{pad}    {{{', '.join(lit[r * cols:(r + 1) * cols])}}},")
+        self.lines += [f"{pad}// {t.source}: {r} x {cols}", f"{pad}{{{{"]
+        self.rows(pad, (lit[i * cols:(i + 1) * cols] for i in range(r)))
         self.lines.append(f"{pad}}}}}" + ("" if last else ","))
 
     def groups(self, t, group, indent, last=False, out_in=False):
@@ -807,16 +833,21 @@ class Writer:
             q, scales = quantize_groups(t.values if out_in else t.values.T, group)
             how = f"quantized in groups of {group}"
         pad = " " * indent
-        self.lines.append(f"{pad}// {t.source}: {q.shape[0]} x {q.shape[1]} int8 ({how}), {scales.shape[1]} "
-                          "scales per row")
-        self.lines.append(f"{pad}{{{{{{")
-        for r in range(q.shape[0]):
-            self.lines.append(f"{pad}    {{{', '.join(str(int(v)) for v in q[r])}}},")
+        self.lines += [f"{pad}// {t.source}: {q.shape[0]} x {q.shape[1]} int8 ({how}), {scales.shape[1]} scales per row",
+                       f"{pad}{{{{{{"]
+        self.rows(pad, ((str(int(v)) for v in row) for row in q))
         self.lines.append(f"{pad}}}}}, {{{{")
         texts = np.char.mod("%.9g", scales.astype(np.float64)).tolist()
-        for r in range(scales.shape[0]):
-            row = [(x if ("e" in x or "." in x) else x + ".0") + "f" for x in texts[r]]
-            self.lines.append(f"{pad}    {{{', '.join(row)}}},")
+        self.rows(pad, (((x if ("e" in x or "." in x) else x + ".0") + "f" for x in row) for row in texts))
+        self.lines.append(f"{pad}}}}}}}" + ("" if last else ","))
+
+    def half(self, t, kind, indent, last=False):
+        """t as cxmat::half_matrix: each value's 16-bit encoding in hex, in t's orientation."""
+        name = t.source.split(" ")[0]
+        bits = half_bits(name.rstrip("ᵀ"), t.values, kind, name.endswith("ᵀ"))
+        pad = " " * indent
+        self.lines += [f"{pad}// {t.source}: {bits.shape[0]} x {bits.shape[1]} in {kind}", f"{pad}{{{{{{"]
+        self.rows(pad, ((f"0x{int(v):04x}" for v in row) for row in bits))
         self.lines.append(f"{pad}}}}}}}" + ("" if last else ","))
 
     def open(self, text, indent):
@@ -849,9 +880,12 @@ def write_llama(h, m, args):
     h.includes = {"cxmat/generation.hpp"}
     layout = f"cxmat::rotary_layout::{m.layout}"
     q8 = args.type == "q8"
+    half = HALF.get(args.type)
     group = group_size_for([dim, ffn], getattr(args, "group_size", None)) if q8 else None
     if q8:
         head = "cxmat::tied_head" if m.output is None else f"cxmat::q8::group_weights<{D}, {V}, {group}>"
+    elif half:
+        head = "cxmat::tied_head" if m.output is None else f"cxmat::half_matrix<cxmat::half_format::{half}, {V}, {D}>"
     else:
         head = "cxmat::tied_head" if m.output is None else f"cxmat::matrix<{h.ctype}, {V}, {D}>"
     w = Writer(h.ctype)
@@ -865,15 +899,21 @@ def write_llama(h, m, args):
         f"///   cxmat::forward({args.name}, tokens) the logits of every position.",
         f"inline constexpr cxmat::llama_model<{h.ctype}, {V}, {D}, {layers}, {m.heads}, {m.kv_heads}, {F}, {C},",
         f"                                    {layout}, {head}"
-        + (f", cxmat::q8_group_weights<{group}>>" if q8 else ">"),
+        + (f", cxmat::q8_group_weights<{group}>>" if q8 else
+           f", cxmat::half_weights<cxmat::half_format::{half}>>" if half else ">"),
         f"    {args.name}{{",
     ]
     if q8:
         w.lines.insert(2, f"/// Linear maps, token table and head int8 in groups of {group} (cxmat::q8_group_weights), "
                        "norms float.")
+    if half:
+        w.lines.insert(2, f"/// Linear maps, token table and head stored in {args.type} (cxmat::half_weights), widened "
+                       "to float where used; norms float.")
     w.lines.append("        // token_embedding")
     if q8:
         w.groups(m.embedding, group, 8, out_in=True)
+    elif half:
+        w.half(m.embedding, args.type, 8)
     else:
         w.matrix(m.embedding, 8)
     w.open("// blocks", 8)
@@ -892,6 +932,9 @@ def write_llama(h, m, args):
             elif q8:
                 w.open(f"// {field}", 16)
                 w.groups(t, group, 16, last=field == "w_down")
+            elif half:
+                w.open(f"// {field}", 16)
+                w.half(t, args.type, 16, last=field == "w_down")
             else:
                 w.open(f"// {field}", 16)
                 w.matrix(t, 16, last=field == "w_down")
@@ -908,6 +951,9 @@ def write_llama(h, m, args):
     elif q8:
         w.open("// output", 8)
         w.groups(m.output, group, 8, out_in=True)
+    elif half:
+        w.open("// output", 8)
+        w.half(m.output, args.type, 8)
     else:
         w.open("// output", 8)
         w.matrix(m.output, 8)
@@ -984,8 +1030,8 @@ def check_flags(args):
 
 def module_llama(h, args, path, read_tensors, as_float64):
     check_flags(args)
-    if args.type == "q8":
-        h.ctype = "float"  # int8 weights in groups, float activations and norms
+    if args.type in ("q8", "f16", "bf16"):
+        h.ctype = "float"  # int8 or 16-bit weights, float activations and norms
     data_kind, data = sniff(path)
     if data_kind == "gguf":
         m = llama_from_gguf(path, data, args)

@@ -7,6 +7,7 @@
 
 #include "cxmat/math/erf.hpp"
 #include "cxmat/math/exp.hpp"
+#include "cxmat/math/half.hpp"
 #include "cxmat/math/log.hpp"
 #include "cxmat/math/sin_cos.hpp"
 #include "cxmat/math/sqrt.hpp"

@@ -9,6 +9,7 @@
 #include <cxmat/text.hpp>
 
 #include "test_support/catch.hpp"
+#include "test_support/half_models.hpp"
 #include "test_support/plain_language_models.hpp"
 #include "test_support/runtime_value.hpp"
 #include "test_support/tiny_language_models.hpp"
@@ -318,6 +319,22 @@ TEST_CASE("a model quantized in groups keeps its logits within 5 % and its greed
   constexpr matrix<int, 1, 3> prompt{{{3, 1, 4}}};
   CHECK(cxmat::generate<12>(model_q8, cxmat_test::at_run_time(prompt)) ==
         cxmat::generate<12>(llama_float, cxmat_test::at_run_time(prompt)));
+}
+
+TEST_CASE("a model with 16-bit float weights computes the float model's logits at run time", "[generation][half]") {
+  // The weights both formats hold exactly (test_support/half_models.hpp); each product widens
+  // them and runs the float product, so the bits are the float model's here as in the compiler.
+  static constexpr auto float_model = cxmat_test::make_half_exact_llama();
+  static constexpr auto binary16_model = cxmat_test::make_half<cxmat::half_format::binary16>(float_model);
+  static constexpr auto bfloat16_model = cxmat_test::make_half<cxmat::half_format::bfloat16>(float_model);
+  constexpr matrix<int, 1, 6> tokens{{{1, 7, 3, 12, 0, 5}}};
+  const auto f = cxmat::forward(float_model, cxmat_test::at_run_time(tokens));
+  CHECK(cxmat::forward(binary16_model, cxmat_test::at_run_time(tokens)) == f);
+  CHECK(cxmat::forward(bfloat16_model, cxmat_test::at_run_time(tokens)) == f);
+  CHECK(f(5, 2) != f(5, 3));
+  constexpr matrix<int, 1, 2> prompt{{{3, 1}}};
+  CHECK(cxmat::generate<10>(bfloat16_model, cxmat_test::at_run_time(prompt)) ==
+        cxmat::generate<10>(float_model, cxmat_test::at_run_time(prompt)));
 }
 
 }  // namespace

@@ -109,6 +109,9 @@ def main():
     # int8 weights in groups (--type q8): quantized by the importer, and a version-2 file's own groups.
     importer(out, f("a_v0.bin"), "lm_a_groups8", "llama", "--type", "q8", "--group-size", "8", *shared)
     importer(out, f("a_v2.bin"), "lm_a_v2_groups", "llama", "--type", "q8", *shared)
+    # 16-bit storage (--type f16, bf16): a float16 file's own bits, and float32 weights rounded to bfloat16.
+    importer(out, f("a_f16.gguf"), "lm_a_f16_stored", "llama", "--type", "f16", *shared)
+    importer(out, f("a_hf/model.safetensors"), "lm_a_hf_bf16", "llama", "--type", "bf16", *shared)
     # Under Meta's names (tok_embeddings, layers.N.attention.wq, ...) with a params.json.
     writers.write_meta_llama(a, f("a_meta"))
     importer(out, f("a_meta/model.safetensors"), "lm_a_meta", "llama", *shared)
@@ -123,6 +126,7 @@ def main():
     importer(out, f("b_v1.bin"), "lm_b_v1", "llama", "--dims", "lm_b_dims")
     importer(out, f("b_hf/model.safetensors"), "lm_b_hf", "llama", "--dims", "lm_b_dims")
     importer(out, f("b_f32.gguf"), "lm_b_f32", "llama", "--dims", "lm_b_dims")
+    importer(out, f("b_hf/model.safetensors"), "lm_b_hf_stored", "llama", "--type", "bf16", "--dims", "lm_b_dims")
     lines += expected("llama_b", lambda t: ref.llama_logits(b, t, "interleaved"))
     check_permutation(b)
 

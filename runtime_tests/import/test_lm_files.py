@@ -257,6 +257,16 @@ def hf(model):
     expect_error("a negative rotary base", st, LLAMA + ["--rope-theta", "-1"], "--rope-theta -1.0: not a positive")
     expect_header("a Hugging Face llama with --type q8", st, LLAMA + ["--type", "q8"], "cxmat::q8_group_weights<",
                   "cxmat::rotary_layout::rotate_half")
+    expect_header("a Hugging Face llama stored in bfloat16", st, LLAMA + ["--type", "bf16"],
+                  "cxmat::half_weights<cxmat::half_format::bfloat16>", "32 x 32 in bf16")
+    wide = dict(writers.hf_llama_tensors(model))
+    wide["model.layers.1.self_attn.q_proj.weight"] = np.where(np.arange(32 * 32).reshape(32, 32) == 5, 7e4, 0.5)
+    writers.write_safetensors(wide, path("wide.safetensors"))
+    expect_error("a weight past float16's largest, stored in float16", path("wide.safetensors"),
+                 LLAMA + with_config() + ["--type", "f16"], "tensor 'model.layers.1.self_attn.q_proj.weight'",
+                 "70000.0 at [0, 5]", "does not fit in f16")
+    expect_header("... and in bfloat16", path("wide.safetensors"), LLAMA + with_config() + ["--type", "bf16"],
+                  "0x4789")
     # Meta's names: interleaved as stored; output.weight equal to the embedding (llama2.c's model.py
     # shares them) is a tied head.
     writers.write_meta_llama(dict(model, output=None), path("meta"))
@@ -277,6 +287,8 @@ def gpt2():
                   "transformer.wpe.weight[0:8]")
     expect_error("more positions than the model has", st, ["--module", "gpt2", "--context", "32"],
                  "the model has 16 positions")
+    expect_error("a GPT-2 stored in float16", st, ["--module", "gpt2", "--type", "f16"],
+                 "--type f16 is not written for --module gpt2")
     t = {"transformer." + k: v for k, v in g["weights"].items()}
     t["lm_head.weight"] = g["weights"]["wte.weight"] * 2
     os.makedirs(path("g2"))

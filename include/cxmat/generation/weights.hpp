@@ -1,15 +1,18 @@
 // Copyright the cxmat authors.
 // SPDX-License-Identifier: BSL-1.0
-// How a language model stores its weights: as float matrices, or as int8 in groups (Q8_0, the
-// scheme of llama2.c's int8 checkpoints and of llama.cpp) with float activations. A model's block
-// is one definition for both: it multiplies, looks up and scores through the functions here.
+// How a language model stores its weights: as float matrices, as 16-bit floats (float16 or
+// bfloat16, as checkpoints ship them) widened where used, or as int8 in groups (Q8_0, the scheme
+// of llama2.c's int8 checkpoints and of llama.cpp) with float activations. A model's block is one
+// definition for all three: it multiplies, looks up and scores through the functions here.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/math/half.hpp>
 #include <cxmat/ops/arithmetic.hpp>
 #include <cxmat/quantized/group_linear.hpp>
 #include <cxmat/transformer/embedding.hpp>
@@ -22,6 +25,43 @@ struct dense_weights {
   using linear = matrix<T, In, Out>;
   template <class T, extent Vocab, extent D>
   using table = matrix<T, Vocab, D>;
+};
+
+/// A Rows x Cols matrix stored as 16-bit floats of format F (`bits`: each element's encoding),
+/// half the bytes of float. `widen()` gives the float matrix, exactly.
+template <half_format F, extent Rows, extent Cols>
+struct half_matrix {
+  static constexpr half_format format = F;
+  static constexpr std::size_t rows = Rows.size;
+  static constexpr std::size_t cols = Cols.size;
+  matrix<std::uint16_t, Rows, Cols> bits;
+
+  [[nodiscard]] constexpr matrix<float, Rows, Cols> widen() const noexcept {
+    matrix<float, Rows, Cols> out{};
+    for (std::size_t i = 0; i < rows; ++i) {
+      for (std::size_t j = 0; j < cols; ++j) out.elems[i][j] = widen_half<F>(bits.elems[i][j]);
+    }
+    return out;
+  }
+  /// Element (i, j), widened.
+  [[nodiscard]] constexpr float operator()(std::size_t i, std::size_t j) const noexcept {
+    return widen_half<F>(bits.elems[i][j]);
+  }
+};
+
+/// 16-bit float weights (F: half_format::binary16 or bfloat16), as Hugging Face and GGUF
+/// checkpoints hold them, for every linear map, the token table and a separate head; T must be
+/// float. Each product widens its weight exactly into a float matrix and runs the float product
+/// on it, so a model computes the very bits of the float model whose weights are the widened
+/// values; the price is that temporary (d_in x d_out floats, on the stack) and a widening per
+/// use (in a constant expression, operations per weight). For flash where a product's temporary
+/// fits the RAM: on a microcontroller, int8 groups (q8_group_weights) keep both small.
+template <half_format F>
+struct half_weights {
+  template <class T, extent In, extent Out>
+  using linear = half_matrix<F, In, Out>;
+  template <class T, extent Vocab, extent D>
+  using table = half_matrix<F, Vocab, D>;
 };
 
 /// int8 weights in groups of GroupSize inputs (q8::group_weights) for every linear map and for the
@@ -48,6 +88,12 @@ constexpr matrix<float, R, Out> apply_linear(const matrix<float, R, In>& x,
   return q8::group_linear(x, w);
 }
 
+template <class T, extent R, extent In, half_format F, extent In2, extent Out>
+constexpr matrix<T, R, Out> apply_linear(const matrix<T, R, In>& x, const half_matrix<F, In2, Out>& w) noexcept {
+  static_assert(std::is_same_v<T, float>, "16-bit float weights are widened to float: the model's T must be float");
+  return matmul(x, w.widen());
+}
+
 // The rows of the table for the tokens (every id already checked to be below vocab).
 template <class T, extent V, extent D, class I, extent One, extent R>
 constexpr matrix<T, R, D> embed_rows(const matrix<T, V, D>& table, const matrix<I, One, R>& tokens) noexcept {
@@ -65,6 +111,17 @@ constexpr matrix<T, R, D> embed_rows(const q8::group_weights<D, V, GroupSize>& t
   return out;
 }
 
+template <class T, half_format F, extent V, extent D, class I, extent One, extent R>
+constexpr matrix<T, R, D> embed_rows(const half_matrix<F, V, D>& table, const matrix<I, One, R>& tokens) noexcept {
+  static_assert(std::is_same_v<T, float>, "a 16-bit float table gives float rows");
+  matrix<T, R, D> out{};
+  for (std::size_t r = 0; r < R.size; ++r) {
+    const auto row = static_cast<std::size_t>(tokens.elems[0][r]);
+    for (std::size_t c = 0; c < D.size; ++c) out.elems[r][c] = table(row, c);
+  }
+  return out;
+}
+
 // x·tableᵀ: the logits of a head stored vocab x d_model.
 template <class T, extent R, extent D, extent V, extent D2>
 constexpr matrix<T, R, V> table_logits(const matrix<T, R, D>& x, const matrix<T, V, D2>& table) noexcept {
@@ -74,6 +131,11 @@ template <extent R, extent D, extent V, std::size_t GroupSize>
 constexpr matrix<float, R, V> table_logits(const matrix<float, R, D>& x,
                                            const q8::group_weights<D, V, GroupSize>& table) noexcept {
   return q8::group_linear(x, table);
+}
+
+template <extent R, extent D, half_format F, extent V, extent D2>
+constexpr matrix<float, R, V> table_logits(const matrix<float, R, D>& x, const half_matrix<F, V, D2>& table) noexcept {
+  return logits_of(x, table.widen());
 }
 
 }  // namespace detail

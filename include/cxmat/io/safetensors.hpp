@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/math/half.hpp>
 
 namespace cxmat::safetensors {
 
@@ -320,19 +321,8 @@ inline constexpr double element(const unsigned char* data, dtype t, std::size_t 
   const unsigned char* p = data + i * dtype_size(t);
   if (t == dtype::F64) return std::bit_cast<double>(little_endian(p, 8));
   if (t == dtype::F32) return std::bit_cast<float>(static_cast<std::uint32_t>(little_endian(p, 4)));
-  const auto half = static_cast<std::uint32_t>(little_endian(p, 2));
-  if (t == dtype::BF16) return std::bit_cast<float>(half << 16U);
-  // IEEE binary16: sign, 5 exponent bits (bias 15), 10 fraction bits.
-  const std::uint32_t sign = (half & 0x8000U) << 16U;
-  const std::uint32_t exponent = (half >> 10U) & 0x1FU;
-  const std::uint32_t fraction = half & 0x3FFU;
-  if (exponent == 0) {  // zero or subnormal: fraction * 2^-24, exact in a float
-    const float magnitude = static_cast<float>(fraction) * 5.9604644775390625e-08F;
-    return sign != 0 ? -magnitude : magnitude;
-  }
-  const std::uint32_t bits = exponent == 0x1FU ? (sign | 0x7F800000U | (fraction << 13U))
-                                               : (sign | ((exponent + 112U) << 23U) | (fraction << 13U));
-  return std::bit_cast<float>(bits);
+  const auto half = static_cast<std::uint16_t>(little_endian(p, 2));
+  return t == dtype::BF16 ? widen_half<half_format::bfloat16>(half) : widen_half<half_format::binary16>(half);
 }
 
 inline constexpr const char* dtype_name(dtype t) noexcept {
