@@ -12,6 +12,7 @@
 
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/kernels/runtime_dsp.hpp>
 #include <cxmat/math/fp.hpp>
 
 namespace cxmat::q8 {
@@ -47,6 +48,18 @@ constexpr std::int8_t round_to_int8(float r) noexcept {
 // How many inputs group g of a row of `width` has: group_size, the last one the rest.
 constexpr std::size_t group_length(std::size_t g, std::size_t group_size, std::size_t width) noexcept {
   return width - g * group_size < group_size ? width - g * group_size : group_size;
+}
+
+// Σ a[i]·b[i] over one group, exactly in int32 (n <= 2^16: |a·b| <= 2^14 each): the Cortex-M4/M7
+// DSP extension's dual multiply-accumulate at run time where the target has it (the kernels'
+// switch, run_time_form), the loop everywhere else; the same sum either way.
+constexpr std::int32_t group_dot(const std::int8_t* a, const std::int8_t* b, std::size_t n) noexcept {
+#if CXMAT_DETAIL_DSP
+  if (cxmat::detail::run_time_form<true>()) return cxmat::detail::dot_s8_dsp(a, b, n, 0, 0);
+#endif
+  std::int32_t dot = 0;
+  for (std::size_t i = 0; i < n; ++i) dot += static_cast<std::int32_t>(a[i]) * static_cast<std::int32_t>(b[i]);
+  return dot;
 }
 
 // The Q8_0 groups of every output of m into out (zero-initialized): output o's inputs are m's
@@ -126,10 +139,8 @@ constexpr matrix<float, R, Out> group_linear(const matrix<float, R, In>& x,
       const std::int8_t* wo = w.values.elems[o];
       float sum = 0.0f;
       for (std::size_t g = 0; g < groups; ++g) {
-        std::int32_t dot = 0;
-        const std::size_t end = g * GroupSize + detail::group_length(g, GroupSize, In.size);
-        for (std::size_t i = g * GroupSize; i < end; ++i)
-          dot += static_cast<std::int32_t>(qx.values.elems[r][i]) * static_cast<std::int32_t>(wo[i]);
+        const std::size_t begin = g * GroupSize, length = detail::group_length(g, GroupSize, In.size);
+        const std::int32_t dot = detail::group_dot(&qx.values.elems[r][begin], wo + begin, length);
         sum = cxmat::detail::multiply_add_scalar(static_cast<float>(dot) * w.scales.elems[o][g], qx.scales.elems[r][g],
                                                  sum);
       }
