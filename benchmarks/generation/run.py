@@ -521,10 +521,10 @@ def tables(r):
             f"| flash: code and constants (`.isr_vector`, `.text`, `.rodata`) | {f['flash']:,} |",
             f"| of which the int8 model object (`layers::external::model`) | {f['model']:,} |",
             f"| of which code (`.text`) | {f['text']:,} |",
-            f"| RAM: static data (`.data` + `.bss`) | {f['data'] + f['bss']:,} |",
-            f"| RAM: peak stack of the generation, its cache included (harness, painted stack) | {f['stack']:,} |",
+            f"| RAM: static data (`.data` + `.bss`), the generation's storage included | {f['data'] + f['bss']:,} |",
             f"| of which the cache (keys and values of 5 layers, {f['positions']} positions x 32 floats) | "
             f"{f['cache']:,} |",
+            f"| RAM: peak stack of the generation (harness, painted stack) | {f['stack']:,} |",
             "", "| run (QEMU `mps2-an386`, `-icount`) | |", "|---|---:|",
             f"| tokens generated (greedy from BOS; the same {f['tokens']} as on the host) | {f['tokens']} |",
             f"| instructions, the whole generation | {f['instructions']:,} |",

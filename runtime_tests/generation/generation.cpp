@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include <cxmat/generation.hpp>
@@ -319,6 +320,18 @@ TEST_CASE("a model quantized in groups keeps its logits within 5 % and its greed
   constexpr matrix<int, 1, 3> prompt{{{3, 1, 4}}};
   CHECK(cxmat::generate<12>(model_q8, cxmat_test::at_run_time(prompt)) ==
         cxmat::generate<12>(llama_float, cxmat_test::at_run_time(prompt)));
+}
+
+TEST_CASE("generate in the caller's storage gives generate's tokens, whatever the storage held", "[generation]") {
+  static cxmat::generation<std::remove_cvref_t<decltype(llama_float)>, cxmat::extent{14}> storage;  // not on the stack
+  constexpr matrix<int, 1, 3> prompt{{{3, 1, 4}}};
+  const auto expected = cxmat::generate<10>(llama_float, cxmat_test::at_run_time(prompt));
+  CHECK(cxmat::generate<10>(llama_float, cxmat_test::at_run_time(prompt), storage) == expected);
+  constexpr matrix<int, 1, 1> other{{{9}}};
+  CHECK(cxmat::generate<12>(llama_float, cxmat_test::at_run_time(other), storage, cxmat::sampling(1.2, 5))(0, 0) !=
+        cxmat::no_token);
+  CHECK(cxmat::generate<10>(llama_float, cxmat_test::at_run_time(prompt), storage) == expected);
+  CHECK(storage.length == 13);
 }
 
 TEST_CASE("a model with 16-bit float weights computes the float model's logits at run time", "[generation][half]") {

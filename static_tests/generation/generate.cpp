@@ -1,6 +1,7 @@
 // generate<N> at compile time: greedy by default, continued across constant expressions with
 // the same tokens, stop tokens, the sampler's draws, and the shape rules of a generation.
 #include <cstdint>
+#include <type_traits>
 
 #include <cxmat/generation.hpp>
 
@@ -43,6 +44,18 @@ constexpr bool chained_equals_one_shot() {
   return true;
 }
 static_assert(chained_equals_one_shot());
+
+// In the caller's storage (a generation of capacity 12, used before for another prompt and a
+// sampled generation): the same tokens, and the storage holds the generation afterwards.
+constexpr bool in_storage_equals_one_shot() {
+  cxmat::generation<std::remove_cvref_t<decltype(model)>, cxmat::extent{12}> storage{};
+  const matrix<int, 1, 2> other{{{7, 7}}};
+  const auto first = cxmat::generate<9>(model, other, storage, cxmat::sampling(1.5, 3));
+  const auto again = cxmat::generate<6>(model, prompt, storage);
+  return first(0, 0) != cxmat::no_token && again == six && storage.length == 3 + 6 && storage.cache.filled == 3 + 5 &&
+         storage.tokens(0, 3) == six(0, 0);
+}
+static_assert(in_storage_equals_one_shot());
 
 // A stop token is emitted, then nothing more (-1).
 constexpr auto stopped = cxmat::generate<6>(model, prompt, cxmat::greedy, cxmat::stop_token{six(0, 0)});

@@ -171,6 +171,18 @@ constexpr matrix<int, 1, N> generated_tokens(const generation<M, Capacity>& g) n
   return out;
 }
 
+// g (whatever it held: its cache's rows past `filled` and its tokens past `length` are never
+// read) made the generation of `prompt`: the prompt prefilled, the first new token chosen.
+template <LanguageModel M, extent Capacity, class I, extent One, extent P, class Recorder>
+constexpr void begin_generation(const M& model, generation<M, Capacity>& g, const matrix<I, One, P>& prompt,
+                                const sampler& s, const stop_token& stop, const Recorder& recorder) noexcept {
+  g.cache.filled = 0;
+  g.stopped = false;
+  for (std::size_t i = 0; i < P.size; ++i) g.tokens.elems[0][i] = static_cast<int>(prompt.elems[0][i]);
+  g.length = g.prompt_length = P.size;
+  take_token(g, prefill(model, g.cache, prompt, recorder), s, stop);
+}
+
 // The N tokens of a generation whose first token is taken: g continued in place by N - 1 more.
 template <std::size_t N, LanguageModel M, extent Capacity, class Recorder>
 constexpr matrix<int, 1, N> finish_generation(const M& model, generation<M, Capacity>& g, const sampler& s,
@@ -188,9 +200,7 @@ requires rules_hold<
 constexpr generation<M, Capacity> start(const M& model, const matrix<I, One, P>& prompt, const sampler& s = greedy,
                                         const stop_token& stop = {}, const Recorder& recorder = {}) noexcept {
   generation<M, Capacity> g{};
-  for (std::size_t i = 0; i < P.size; ++i) g.tokens.elems[0][i] = static_cast<int>(prompt.elems[0][i]);
-  g.length = g.prompt_length = P.size;
-  detail::take_token(g, prefill(model, g.cache, prompt, recorder), s, stop);
+  detail::begin_generation(model, g, prompt, s, stop, recorder);
   return g;
 }
 
@@ -212,6 +222,21 @@ constexpr matrix<int, 1, N> generate(const M& model, const matrix<I, One, P>& pr
   auto g = start<extent{P.size + N}>(model, prompt, s, stop);  // one generation, continued in place
   return detail::finish_generation<N>(model, g, s, stop, detail::no_attention_sink{});
 }
+/// generate<N>(model, prompt) with the generation (the cache and the tokens: most of the memory
+/// a generation needs) in `storage`, the caller's, instead of on the stack: on a microcontroller
+/// a static object (in .bss, its size known when the image is linked) keeps the stack small.
+/// storage's capacity must hold the prompt and the N tokens; what it held before does not
+/// matter, and afterwards it holds this generation.
+template <std::size_t N, LanguageModel M, class I, extent One, extent P, extent Capacity>
+requires rules_hold<rules_of::generate<I, One, P, extent{N}, M::context>> &&
+    (Capacity.size >= P.size + N) constexpr matrix<int, 1, N> generate(const M& model, const matrix<I, One, P>& prompt,
+                                                                       generation<M, Capacity>& storage,
+                                                                       const sampler& s = greedy,
+                                                                       const stop_token& stop = {}) noexcept {
+  detail::begin_generation(model, storage, prompt, s, stop, detail::no_attention_sink{});
+  return detail::finish_generation<N>(model, storage, s, stop, detail::no_attention_sink{});
+}
+
 /// Shape error of generate<N>(model, prompt): a prompt that is not one row of integers, or P + N
 /// past the model's context.
 template <std::size_t N, LanguageModel M, class I, extent One, extent P>
