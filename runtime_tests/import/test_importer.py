@@ -180,7 +180,7 @@ def without_torch():
     expect_error("vdim other than kdim", safetensors("kv5.safetensors", kv), MHA, "'v_proj_weight'",
                  "vdim must equal kdim")
 
-    # --type q8: calibration inputs needed; biases become calibrate's bias options; no stacks.
+    # --type q8: calibration inputs needed; biases become calibrate's bias options; encoder stacks only.
     expect_error("q8 without calibration inputs", good, MHA + ["--type", "q8"], "--calibration")
     calib = os.path.join(TMP, "calib.npz")
     np.savez(calib, x=np.random.default_rng(3).standard_normal((4, 5, 8)))
@@ -197,7 +197,9 @@ def without_torch():
                  MHA + ["--type", "q8", "--calibration", os.path.join(TMP, "calib6.npz")], "'x'", "[4, 5, 6]",
                  "expected [B, n, 8]")
     expect_error("q8 of a decoder stack", no_bias, ["--module", "decoder", "--heads", "2", "--post-norm", "--type", "q8"],
-                 "multihead_attention, linear, encoder_layer and decoder_layer only", "not decoder")
+                 "nn.TransformerEncoder stacks and single decoder layers", "not for nn.TransformerDecoder stacks")
+    expect_error("q8 of an embedding", no_bias, ["--module", "embedding", "--type", "q8"],
+                 "multihead_attention, linear, encoder_layer, decoder_layer and encoder only", "not embedding")
     # --type q8 of nn.Linear: the float module kept as m_float, calibrated on inputs of in_features.
     lin = {"weight": (np.random.default_rng(5).standard_normal((3, 8)).astype(np.float32), "F32"),
            "bias": (np.zeros(3, np.float32), "F32")}
@@ -304,6 +306,13 @@ def without_torch():
     expect_header("encoder (a stack of 2 layers and a norm)", safetensors("stack.safetensors", stack),
                   ["--module", "encoder", "--heads", "2", "--post-norm"], "cxmat::transformer_encoder<", ", 2, true>",
                   "state_dict['layers.1.linear2.weight']ᵀ")
+    stack_calib = os.path.join(TMP, "stack_calib.npz")
+    np.savez(stack_calib, x=np.random.default_rng(4).standard_normal((4, 5, 8)))
+    expect_header("q8 of an encoder stack: each layer calibrated on the float layers' outputs before it",
+                  os.path.join(TMP, "stack.safetensors"),
+                  ["--module", "encoder", "--heads", "2", "--post-norm", "--type", "q8", "--calibration", stack_calib],
+                  "m_float.layers[1]", "inputs_1 = outputs(m_float.layers[0], inputs_0)",
+                  "static_assert(layer_1.input == layer_0.output", "m_float.norm(")
     del stack["layers.1.norm2.bias"]
     expect_error("encoder: a layer's key missing", safetensors("stack_missing.safetensors", stack),
                  ["--module", "encoder", "--heads", "2", "--post-norm"], "'layers.1.norm2.bias'", "missing key")
