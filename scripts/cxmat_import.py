@@ -40,8 +40,8 @@ float16 or bfloat16, the file's own bits where it has them, else rounded to near
 the bytes of float, widened exactly to float where used.
 
 --type q8 writes cxmat::q8's int8 module of multihead_attention (self-attention), linear,
-encoder_layer, decoder_layer or an encoder stack (each layer calibrated on the float layers'
-outputs before it, so the int8 layers chain), calibrated by the compiler (cxmat::q8::calibrate, TFLite's
+encoder_layer, decoder_layer or a stack, encoder or decoder (each layer calibrated on the float
+layers' outputs before it, so the int8 layers chain), calibrated by the compiler (cxmat::q8::calibrate, TFLite's
 post-training quantization) on the representative inputs of --calibration (one array, B x n x the
 input width; for decoder_layer the arrays 'x', B x n x d_model, and 'memory', B x s x d_model,
 item b of each a pair); for linear and the layers the float module stays in the header as
@@ -692,7 +692,7 @@ def module_multihead_attention_q8(h, tensors, args):
 def start_q8(h, args, dim_name):
     """--type q8 needs calibration inputs, and writes the float weights in double for calibration."""
     if not args.calibration:
-        if args.module == "decoder_layer":
+        if args.module in ("decoder_layer", "decoder"):
             raise ImportError_("--type q8 needs --calibration INPUTS.npz: for a decoder layer the arrays "
                                + ", ".join(f"'{k}' ({v})" for k, v in DECODER_CALIBRATION.items()))
         raise ImportError_(f"--type q8 needs --calibration INPUTS.npz: representative inputs, an array B x n x "
@@ -988,9 +988,6 @@ def module_stack(h, tensors, args):
     decoder = args.module == "decoder"
     what = "nn.TransformerDecoder" if decoder else "nn.TransformerEncoder"
     q8 = args.type == "q8"
-    if q8 and decoder:
-        raise ImportError_("--type q8 is written for nn.TransformerEncoder stacks and single decoder layers "
-                           "(--module decoder_layer), not for nn.TransformerDecoder stacks")
     if q8:
         start_q8(h, args, "d_model")
     indices = sorted({int(m.group(1)) for k in tensors for m in [re.match(r"layers\.(\d+)\.", k)] if m})
@@ -1021,50 +1018,67 @@ def module_stack(h, tensors, args):
     h.after.append(f"inline constexpr cxmat::{kind}<{layer_type(h, args, decoder)}, {count}, "
                    f"{'true' if has_norm else 'false'}> {name}{{{{{', '.join(inits)}}}, {norm}}};")
     if q8:
-        q8_stack(h, args, what, count, has_norm, shape[0])
+        q8_stack(h, args, what, count, has_norm, shape[0], decoder)
 
 
-def q8_stack(h, args, what, count, has_norm, e):
-    """An nn.TransformerEncoder as int8 layers: layer k calibrated by the compiler (its own constant
-    expression) on the float stack's layer k - 1 outputs, so that its input quantization is layer
-    k - 1's output quantization and the int8 layers chain without requantizing; a final norm runs in
-    float on the dequantized output."""
-    calibration_inputs(h, args, e, "d_model")
-    h.includes |= {"cstddef", "cxmat/quantized/encoder_layer.hpp"}
+def q8_stack(h, args, what, count, has_norm, e, decoder):
+    """An nn.TransformerEncoder or nn.TransformerDecoder as int8 layers: layer k calibrated by the
+    compiler (its own constant expression) on the float stack's layer k - 1 outputs (a decoder's with
+    the same memories), so that its input quantization is layer k - 1's output quantization and the
+    int8 layers chain without requantizing (a decoder's layers share the memory's quantization); a
+    final norm runs in float on the dequantized output."""
+    if decoder:
+        calibration_pairs(h, args, e)
+    else:
+        calibration_inputs(h, args, e, "d_model")
+    h.includes |= {"cstddef", "cxmat/quantized/decoder_layer.hpp" if decoder else "cxmat/quantized/encoder_layer.hpp"}
     c, f = f"{args.name}_calibration", f"{args.name}_float"
     last = f"{c}::layer_{count - 1}"
+    ms, m_arg, m_param, m_type = (", memories", ", memory", ", const M& memory", ", class M") if decoder else \
+        ("", "", "", "")
     h.after += [
         "",
         f"/// The calibration of {args.name}'s int8 layers, one constant expression each: layer_k on inputs_k, the",
         f"/// float stack's layer k - 1 outputs on {os.path.basename(args.calibration)} (TFLite's post-training "
         "quantization, per layer).",
         f"namespace {c} {{",
-        "template <class Layer, class Batch>",
-        "constexpr Batch outputs(const Layer& layer, const Batch& xs) noexcept {",
+        f"template <class Layer, class Batch{', class Memories' if decoder else ''}>",
+        f"constexpr Batch outputs(const Layer& layer, const Batch& xs{', const Memories& ms' if decoder else ''}) "
+        "noexcept {",
         "  Batch ys{};",
-        "  for (std::size_t b = 0; b < Batch::count; ++b) ys[b] = layer(xs[b]);",
+        f"  for (std::size_t b = 0; b < Batch::count; ++b) ys[b] = layer(xs[b]{', ms[b]' if decoder else ''});",
         "  return ys;",
         "}",
         f"inline constexpr auto inputs_0 = {args.name}_weights::calibration_inputs;",
     ]
+    if decoder:
+        h.after.append(f"inline constexpr auto memories = {args.name}_weights::calibration_memories;")
     for k in range(count):
         if k > 0:
-            h.after.append(f"inline constexpr auto inputs_{k} = outputs({f}.layers[{k - 1}], inputs_{k - 1});")
-        h.after.append(f"inline constexpr auto layer_{k} = cxmat::q8::calibrate(inputs_{k}, {f}.layers[{k}]);")
+            h.after.append(f"inline constexpr auto inputs_{k} = outputs({f}.layers[{k - 1}], inputs_{k - 1}{ms});")
+        h.after.append(f"inline constexpr auto layer_{k} = cxmat::q8::calibrate(inputs_{k}{ms}, {f}.layers[{k}]);")
         h.after.append(f"static_assert(layer_{k}.ok(), \"{args.name}: layer {k}'s calibration refused a tensor "
                        f"(its status, tensor and report say which)\");")
         if k > 0:
             h.after.append(f"static_assert(layer_{k}.input == layer_{k - 1}.output, \"{args.name}: layer {k}'s input "
                            f"quantization is not layer {k - 1}'s output quantization\");")
+            if decoder:
+                h.after.append(f"static_assert(layer_{k}.memory == layer_0.memory, \"{args.name}: layer {k}'s memory "
+                               f"quantization is not layer 0's\");")
     chain = "x8"
     for k in range(count):
-        chain = f"{c}::layer_{k}.module({chain}, masks...)"
-    result = f"cxmat::q8::dequantize(int8(cxmat::q8::quantize(x, calibration.input), masks...), calibration.output)"
+        chain = f"{c}::layer_{k}.module({chain}{', memory8' if decoder else ''}, masks...)"
+    m_quantized = ", cxmat::q8::quantize(memory, memory_quantization)" if decoder else ""
+    result = (f"cxmat::q8::dequantize(int8(cxmat::q8::quantize(x, calibration.input){m_quantized}, masks...), "
+              "calibration.output)")
+    options = "options as the float decoder layers take them: cxmat::causal, cxmat::on_memory(mask)" if decoder \
+        else "masks as the int8 attention takes them"
     h.after += [
         f"}}  // namespace {c}",
-        f"/// {what} of {count} int8 layers (weights per channel; masks as the int8 attention takes them), calibrated",
+        f"/// {what} of {count} int8 layers (weights per channel; {options}), calibrated",
         f"/// by the compiler; `calibration` holds the quantization of the stack's input and output ({c}::layer_k",
-        "/// each layer's calibration and report). int8(x8, masks...) runs the int8 layers; (x, masks...) quantizes,"
+        f"/// each layer's calibration and report). int8(x8{', memory8' if decoder else ''}, masks...) runs the int8 "
+        f"layers; (x{m_arg}, masks...) quantizes,"
         + (" runs them, dequantizes, and applies the final norm in float." if has_norm else " runs them and "
            "dequantizes."),
         f"struct {args.name}_module {{",
@@ -1072,12 +1086,17 @@ def q8_stack(h, args, what, count, has_norm, e):
         "    cxmat::q8::quantization input, output;",
         "  };",
         f"  static constexpr quantizations calibration{{{c}::layer_0.input, {last}.output}};",
-        "  template <class X8, class... O>",
-        "  constexpr auto int8(const X8& x8, const O&... masks) const noexcept {",
+    ]
+    if decoder:
+        h.after.append(f"  static constexpr cxmat::q8::quantization memory_quantization = {c}::layer_0.memory;")
+    h.after += [
+        f"  template <class X8{', class M8' if decoder else ''}, class... O>",
+        f"  constexpr auto int8(const X8& x8{', const M8& memory8' if decoder else ''}, const O&... masks) const "
+        "noexcept {",
         f"    return {chain};",
         "  }",
-        "  template <class X, class... O>",
-        "  constexpr auto operator()(const X& x, const O&... masks) const noexcept {",
+        f"  template <class X{m_type}, class... O>",
+        f"  constexpr auto operator()(const X& x{m_param}, const O&... masks) const noexcept {{",
         f"    return {f'{f}.norm(' + result + ')' if has_norm else result};",
         "  }",
         "};",
@@ -1217,7 +1236,7 @@ def main(argv=None):
                         "header's output fits another's input")
     parser.add_argument("--type", choices=["float", "double", "q8", "f16", "bf16"], default="float",
                         help="element type; q8: cxmat::q8's int8 layer (multihead_attention, linear, encoder_layer, "
-                        "decoder_layer, encoder), with --calibration, or a llama's weights in int8 groups; f16, bf16: a "
+                        "decoder_layer, encoder, decoder), with --calibration, or a llama's weights in int8 groups; f16, bf16: a "
                         "llama's weights stored in 16 bits (float16, bfloat16; cxmat::half_weights), widened "
                         "to float where used")
     parser.add_argument("--calibration", help="for --type q8: an .npz with one array of representative inputs, "
@@ -1273,7 +1292,7 @@ def main(argv=None):
             if args.type == "q8" and args.module not in ("multihead_attention", "linear", "encoder_layer",
                                                          "decoder_layer", "encoder", "decoder"):
                 raise ImportError_(f"--type q8 is written for --module multihead_attention, linear, encoder_layer, "
-                                   f"decoder_layer and encoder only, not {args.module}")
+                                   f"decoder_layer, encoder and decoder only, not {args.module}")
             everything = read_file(args.file)
             try:
                 tensors = select(everything, args.prefix)

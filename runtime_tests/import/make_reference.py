@@ -212,7 +212,11 @@ def main():
                  "decoder_stack", "--dims", "shared", "--type", "double", "-o", os.path.join(out, "decoder_stack.hpp"))
     run_importer(os.path.join(out, "encoder_stack.pt"), "--module", "encoder", "--heads", "2", "--post-norm", "--name",
                  "encoder_stack", "--dims", "stack12", "--type", "double", "-o", os.path.join(out, "encoder_stack.hpp"))
-    # The encoder stack as int8 layers (--type q8), each calibrated on the 16 inputs through the layers before it.
+    # The stacks as int8 layers (--type q8), each layer calibrated on the 16 inputs (input / memory pairs for the
+    # decoder) through the layers before it.
+    run_importer(os.path.join(out, "decoder_stack.pt"), "--module", "decoder", "--heads", "2", "--post-norm", "--name",
+                 "decoder_stack_q8", "--dims", "shared", "--type", "q8", "--calibration",
+                 os.path.join(out, "calibration_decoder.npz"), "-o", os.path.join(out, "decoder_stack_q8.hpp"))
     run_importer(os.path.join(out, "encoder_stack.pt"), "--module", "encoder", "--heads", "2", "--post-norm", "--name",
                  "encoder_stack_q8", "--dims", "stack12", "--type", "q8", "--calibration",
                  os.path.join(out, "calibration.npz"), "-o", os.path.join(out, "encoder_stack_q8.hpp"))

@@ -196,10 +196,11 @@ def without_torch():
     expect_error("q8 calibration inputs of another width", no_bias,
                  MHA + ["--type", "q8", "--calibration", os.path.join(TMP, "calib6.npz")], "'x'", "[4, 5, 6]",
                  "expected [B, n, 8]")
-    expect_error("q8 of a decoder stack", no_bias, ["--module", "decoder", "--heads", "2", "--post-norm", "--type", "q8"],
-                 "nn.TransformerEncoder stacks and single decoder layers", "not for nn.TransformerDecoder stacks")
+    expect_error("q8 of a decoder stack without calibration pairs", no_bias,
+                 ["--module", "decoder", "--heads", "2", "--post-norm", "--type", "q8"], "--calibration",
+                 "'x' (B x n x d_model), 'memory' (B x s x d_model)")
     expect_error("q8 of an embedding", no_bias, ["--module", "embedding", "--type", "q8"],
-                 "multihead_attention, linear, encoder_layer, decoder_layer and encoder only", "not embedding")
+                 "multihead_attention, linear, encoder_layer, decoder_layer, encoder and decoder only", "not embedding")
     # --type q8 of nn.Linear: the float module kept as m_float, calibrated on inputs of in_features.
     lin = {"weight": (np.random.default_rng(5).standard_normal((3, 8)).astype(np.float32), "F32"),
            "bias": (np.zeros(3, np.float32), "F32")}
