@@ -754,8 +754,14 @@ def literals(name, values, ctype):
 def quantize_groups(values_out_in, group):
     """Q8_0 groups of each row (out x in, float64 values): the arithmetic of cxmat::q8::quantize_groups,
     in float32 as the library does it (scale = max |v| / 127, q = v / scale rounded half away from
-    zero), so the header holds the bits the compiler would compute."""
-    v = values_out_in.astype(np.float32).reshape(values_out_in.shape[0], -1, group)
+    zero), so the header holds the bits the compiler would compute. Where group does not divide the
+    row, its last group is the rest (the row is padded with zeros, which change no maximum and
+    quantize to 0, and the padding dropped)."""
+    rows, width = values_out_in.shape
+    padded = -(-width // group) * group
+    v = np.zeros((rows, padded), np.float32)
+    v[:, :width] = values_out_in.astype(np.float32)
+    v = v.reshape(rows, -1, group)
     largest = np.abs(v).max(axis=2)
     scale = (largest / np.float32(127)).astype(np.float32)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -764,16 +770,16 @@ def quantize_groups(values_out_in, group):
     fraction = (x - t).astype(np.float32)
     q = t + (fraction >= np.float32(0.5)) - (fraction <= np.float32(-0.5))
     q[np.broadcast_to((scale == 0)[:, :, None], q.shape)] = 0
-    return q.reshape(values_out_in.shape).astype(np.int8), scale
+    return q.reshape(rows, padded)[:, :width].astype(np.int8), scale
 
 
 def group_size_for(widths, wanted):
-    """The group size: the one asked for (it must divide every input width), or llama2.c's export's
-    choice, the largest power of two up to 64 that divides them all."""
+    """The group size: the one asked for (any positive size: where it does not divide an input
+    width, that row's last group is the rest, as cxmat::q8::group_weights allows), or llama2.c's
+    export's choice, the largest power of two up to 64 that divides them all."""
     if wanted is not None:
-        bad = [w for w in widths if w % wanted]
-        if wanted <= 0 or bad:
-            raise Refusal(f"--group-size {wanted}: must divide every input width ({', '.join(map(str, widths))})")
+        if wanted <= 0:
+            raise Refusal(f"--group-size {wanted}: not a positive group size")
         return wanted
     group = 64
     while any(w % group for w in widths):
@@ -826,11 +832,13 @@ class Writer:
         """t as cxmat::q8::group_weights: the file's int8 groups where it has them in this group size,
         else quantized as the library does. t is d_in x d_out (out_in: a table, already out x in)."""
         raw = t.groups
-        if raw is not None and raw[2] == group:
+        rows_in = t.values if out_in else t.values.T
+        # A file's groups run over the whole tensor: they are the rows' groups where group divides a row.
+        if raw is not None and raw[2] == group and rows_in.shape[1] % group == 0:
             q, scales = raw[0].reshape(raw[0].shape[0], -1), raw[1].reshape(raw[0].shape[0], -1)
             how = "the file's int8 groups"
         else:
-            q, scales = quantize_groups(t.values if out_in else t.values.T, group)
+            q, scales = quantize_groups(rows_in, group)
             how = f"quantized in groups of {group}"
         pad = " " * indent
         self.lines += [f"{pad}// {t.source}: {q.shape[0]} x {q.shape[1]} int8 ({how}), {scales.shape[1]} scales per row",

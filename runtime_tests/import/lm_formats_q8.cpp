@@ -8,6 +8,7 @@
 
 #include <cxmat/generation.hpp>
 
+#include "lm_a_groups12.hpp"
 #include "lm_a_groups8.hpp"
 #include "lm_a_v0.hpp"
 #include "lm_a_v2.hpp"
@@ -31,24 +32,28 @@ constexpr bool same_groups(const G& imported, const Q& computed) {
 }
 
 constexpr auto by_the_compiler = cxmat::quantize_groups<8>(lm_a_v0);
-constexpr bool importer_quantizes_as_the_library() {
-  bool same = same_groups(lm_a_groups8.token_embedding, by_the_compiler.token_embedding) &&
-              same_groups(lm_a_groups8.output, by_the_compiler.output);
+template <class Imported, class Computed>
+constexpr bool importer_quantizes_as_the_library(const Imported& imported, const Computed& computed) {
+  bool same =
+      same_groups(imported.token_embedding, computed.token_embedding) && same_groups(imported.output, computed.output);
   for (std::size_t l = 0; l < 2; ++l) {
-    const auto& a = lm_a_groups8.blocks[l];
-    const auto& b = by_the_compiler.blocks[l];
+    const auto& a = imported.blocks[l];
+    const auto& b = computed.blocks[l];
     same = same && same_groups(a.w_q, b.w_q) && same_groups(a.w_k, b.w_k) && same_groups(a.w_v, b.w_v) &&
            same_groups(a.w_o, b.w_o) && same_groups(a.w_gate, b.w_gate) && same_groups(a.w_up, b.w_up) &&
            same_groups(a.w_down, b.w_down);
   }
   return same;
 }
-static_assert(importer_quantizes_as_the_library());
+static_assert(importer_quantizes_as_the_library(lm_a_groups8, by_the_compiler));
+// Groups of 12, which divide neither d_model (32) nor d_ff (64): each row's last group the rest.
+static_assert(decltype(lm_a_groups12.blocks[0].w_q)::groups == 3);
+static_assert(importer_quantizes_as_the_library(lm_a_groups12, cxmat::quantize_groups<12>(lm_a_v0)));
 
 // A d_in x d_out float weight against int8 groups stored out x in: w(k, o) = q(o, k) · s(o, k / G).
 template <class G, class W>
 constexpr bool products_are_the_weights(const G& groups, const W& w) {
-  constexpr std::size_t size = decltype(G::values)::cols / decltype(G::scales)::cols;
+  constexpr std::size_t size = G::group_size;
   for (std::size_t o = 0; o < W::cols; ++o) {
     for (std::size_t k = 0; k < W::rows; ++k) {
       if (static_cast<float>(groups.values(o, k)) * groups.scales(o, k / size) != w(k, o)) return false;

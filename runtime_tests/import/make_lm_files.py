@@ -108,6 +108,7 @@ def main():
     importer(out, f("a_q8.gguf"), "lm_a_q8", "llama", *shared)
     # int8 weights in groups (--type q8): quantized by the importer, and a version-2 file's own groups.
     importer(out, f("a_v0.bin"), "lm_a_groups8", "llama", "--type", "q8", "--group-size", "8", *shared)
+    importer(out, f("a_v0.bin"), "lm_a_groups12", "llama", "--type", "q8", "--group-size", "12", *shared)
     importer(out, f("a_v2.bin"), "lm_a_v2_groups", "llama", "--type", "q8", *shared)
     # 16-bit storage (--type f16, bf16): a float16 file's own bits, and float32 weights rounded to bfloat16.
     importer(out, f("a_f16.gguf"), "lm_a_f16_stored", "llama", "--type", "f16", *shared)

@@ -93,13 +93,16 @@ def llama2c(model):
     v0, v1, v2 = read("v0.bin"), read("v1.bin"), read("v2.bin")
     expect_header("a llama2.c version 0 checkpoint", path("v0.bin"), LLAMA, "llama2.c checkpoint (legacy version 0",
                   "// wq[1]ᵀ: 32 x 32", "cxmat::rotary_layout::interleaved", "inline constexpr auto m_d_ff = m_dims::d_ff;")
-    # int8 groups: a version-2 file's own, or quantized in a group size that divides the widths; others refused.
+    # int8 groups: a version-2 file's own, or quantized in any group size (a row's last group the rest).
     expect_header("a llama2.c version 2 checkpoint as int8 groups", path("v2.bin"), LLAMA + ["--type", "q8"],
                   "cxmat::q8_group_weights<32>", "the file's int8 groups")
     expect_header("a float checkpoint quantized in groups of 16", path("v0.bin"), LLAMA + ["--type", "q8", "--group-size",
                   "16"], "cxmat::q8_group_weights<16>", "quantized in groups of 16")
-    expect_error("a group size that does not divide the widths", path("v0.bin"),
-                 LLAMA + ["--type", "q8", "--group-size", "24"], "--group-size 24", "must divide")
+    expect_header("a group size that does not divide the widths", path("v0.bin"),
+                  LLAMA + ["--type", "q8", "--group-size", "24"], "cxmat::q8_group_weights<24>",
+                  "32 x 32 int8 (quantized in groups of 24), 2 scales per row")
+    expect_error("a group size of 0", path("v0.bin"), LLAMA + ["--type", "q8", "--group-size", "0"],
+                 "--group-size 0: not a positive group size")
     expect_error("--type q8 for a GPT-2", path("v0.bin"), ["--module", "gpt2", "--type", "q8"], "--type q8",
                  "gpt2")
     # Versions 1 and 2 (int8 groups holding these weights exactly): version 0's model, number for number.
