@@ -194,29 +194,21 @@ TEST_CASE("modules imported from PyTorch files compute PyTorch's outputs at run 
   std::printf("int8 attention against PyTorch's float layer: %.2f output steps at most\n", steps);
   INFO("int8 layer against PyTorch's float layer: " << steps << " output steps at most");
   CHECK(steps <= 2);
-  const double encoder_steps = q8_error_in_steps(encoder_q8, x, ref::encoder_plain),
-               linear_steps = q8_error_in_steps(lin_q8, x, ref::lin_out);
-  std::printf(
-      "int8 encoder layer and linear layer against PyTorch's float modules: %.2f and %.2f output steps at most\n",
-      encoder_steps, linear_steps);
-  CHECK(encoder_steps <= 1.5);
-  CHECK(linear_steps <= 1);
-  const double stack_error = relative_error(encoder_stack_q8(x), ref::encoder_stack_plain);
-  const double decoder_stack_steps =
-      q8_error_in_steps(decoder_stack_q8, x, ref::decoder_stack_causal, x_kv, cxmat::causal);
-  std::printf(
-      "int8 encoder stack against PyTorch's float stack: %.2g of the largest output; int8 decoder stack: %.2f output "
-      "steps at most\n",
-      stack_error, decoder_stack_steps);
-  CHECK(stack_error <= 0.03);
-  CHECK(decoder_stack_steps <= 3);
-  const double decoder_steps = q8_error_in_steps(decoder_q8, x, ref::decoder_causal, x_kv, cxmat::causal),
-               padded_steps = q8_error_in_steps(decoder_q8, x, ref::decoder_memory_padded, x_kv, cxmat::causal,
-                                                cxmat::on_memory(cxmat::key_padding(ref::memory_keep)));
-  std::printf(
-      "int8 decoder layer against PyTorch's float layer (causal; and the memory's key padding): %.2f and %.2f output "
-      "steps at most\n",
-      decoder_steps, padded_steps);
-  CHECK(decoder_steps <= 2);
-  CHECK(padded_steps <= 3.5);
+  // Each int8 module's error against PyTorch's float module, printed and checked against its bound.
+  const auto within = [](const char* what, double error, const char* unit, double bound) {
+    std::printf("int8 %s against PyTorch's float module: %.3g %s at most\n", what, error, unit);
+    INFO(what << ": " << error << " " << unit);
+    CHECK(error <= bound);
+  };
+  within("encoder layer", q8_error_in_steps(encoder_q8, x, ref::encoder_plain), "output steps", 1.5);
+  within("linear layer", q8_error_in_steps(lin_q8, x, ref::lin_out), "output steps", 1);
+  within("encoder stack", relative_error(encoder_stack_q8(x), ref::encoder_stack_plain), "of the largest output", 0.03);
+  within("decoder stack (causal)",
+         q8_error_in_steps(decoder_stack_q8, x, ref::decoder_stack_causal, x_kv, cxmat::causal), "output steps", 3);
+  within("decoder layer (causal)", q8_error_in_steps(decoder_q8, x, ref::decoder_causal, x_kv, cxmat::causal),
+         "output steps", 2);
+  within("decoder layer (causal, the memory's key padding)",
+         q8_error_in_steps(decoder_q8, x, ref::decoder_memory_padded, x_kv, cxmat::causal,
+                           cxmat::on_memory(cxmat::key_padding(ref::memory_keep))),
+         "output steps", 3.5);
 }
