@@ -214,6 +214,7 @@ struct firmware_output {
   std::vector<std::vector<std::uint32_t>> logits;           // an int8 sequence model's logits, row by row
   std::uint64_t ticks = 0, empty = 0, n_short = 0, t_short = 0, n_long = 0, t_long = 0, stack = 0;
   bool has_ticks = false, has_calibration = false, has_stack = false, ended = false;
+  std::string scratch;  // the layer's scratch memory, a compile-time constant of the target, if it states one
 };
 
 bool parse(std::istream& in, firmware_output& out, std::string& error) {
@@ -245,6 +246,8 @@ bool parse(std::istream& in, firmware_output& out, std::string& error) {
       out.has_calibration = static_cast<bool>(line >> out.n_short >> out.t_short >> out.n_long >> out.t_long);
     } else if (key == "stack") {
       out.has_stack = static_cast<bool>(line >> out.stack);
+    } else if (key == "scratch") {
+      line >> out.scratch;
     } else if (key == "end") {
       out.ended = true;
     }
@@ -278,8 +281,8 @@ int measurements(const firmware_output& fw, const char* name) {
                 name, static_cast<unsigned long long>(fw.n_short), static_cast<unsigned long long>(short_loop));
     ++failures;
   }
-  std::printf("measured %s instructions %llu stack %llu\n", name, static_cast<unsigned long long>(instructions),
-              static_cast<unsigned long long>(fw.stack));
+  std::printf("measured %s instructions %llu stack %llu%s%s\n", name, static_cast<unsigned long long>(instructions),
+              static_cast<unsigned long long>(fw.stack), fw.scratch.empty() ? "" : " scratch ", fw.scratch.c_str());
   return failures;
 }
 
@@ -521,12 +524,14 @@ int main(int argc, char** argv) {
   if (wanted == layers::encoder_layer::name) return check<layers::encoder_layer>(fw);
   if (wanted == layers::q8_self_attention::name) return check_q8<layers::q8_self_attention>(fw);
   if (wanted == layers::q8_worksheet_004::name) return check_q8<layers::q8_worksheet_004>(fw);
+  if (wanted == layers::q8_self_attention_workspace::name) return check_q8<layers::q8_self_attention_workspace>(fw);
 #if CXMAT_EMBEDDED_LM_ADDER
   if (wanted == layers::lm_adder_q8::name) return check_generations<layers::lm_adder_q8>(fw);
 #endif
 #if CXMAT_EMBEDDED_SORT_DIGITS
   if (wanted == layers::sort_digits::name) return check_sequences<layers::sort_digits>(fw);
   if (wanted == layers::sort_digits_q8::name) return check_sequences<layers::sort_digits_q8>(fw);
+  if (wanted == layers::sort_digits_q8_workspace::name) return check_sequences<layers::sort_digits_q8_workspace>(fw);
 #endif
   std::printf("FAIL: unknown layer '%s'\n", wanted.c_str());
   return 1;

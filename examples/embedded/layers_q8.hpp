@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <cxmat/core/batch.hpp>
 #include <cxmat/core/matrix.hpp>
@@ -57,7 +58,18 @@ struct q8_self_attention {
   static constexpr input make_input() noexcept {
     return cxmat::q8::quantize(in_double(hashed_input<model::frame>(1)), calibrate_self_attention().input);
   }
+  /// The scratch memory of a call, a compile-time constant (K and V, kept on the stack).
+  static constexpr std::size_t scratch = cxmat::q8::scratch_bytes<std::remove_cvref_t<decltype(layer)>, model::tokens>;
   static output run(const input& x) noexcept { return cxmat::q8::multi_head_attention(x, layer); }
+};
+
+/// The same layer computing K and V in a workspace of the program's (.bss) instead of the stack.
+struct q8_self_attention_workspace : q8_self_attention {
+  static constexpr const char* name = "q8_self_attention_workspace";
+  static output run(const input& x) noexcept {
+    static cxmat::q8::workspace_for<std::remove_cvref_t<decltype(layer)>, model::tokens> ws;
+    return cxmat::q8::multi_head_attention(x, layer, ws);
+  }
 };
 
 /// The int8 version of worksheet 004's layer (5 x 6, H = 3, no W_o).

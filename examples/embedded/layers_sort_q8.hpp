@@ -25,8 +25,19 @@ struct sort_digits_q8 {
   using logits_type = cxmat::matrix<std::int8_t, sort_model::length, sort::digits.size>;
   static constexpr std::size_t sequences = sort_digits::sequences;
   static constexpr input make_input(std::size_t k) noexcept { return sort_digits::make_input(k); }
+  /// The scratch memory of a call, a compile-time constant (the workspace the layers keep on the stack).
+  static constexpr std::size_t scratch = cxmat::q8::scratch_bytes<sort_model_q8::model, sort_model::length>;
   static output run(const input& x) noexcept { return sort_model_q8::calibrated.predict(x); }
   static logits_type logits(const input& x) noexcept { return sort_model_q8::calibrated.logits(x); }
+};
+
+/// The same model computing in a workspace of the program's (.bss): the stack keeps only rows and frames.
+struct sort_digits_q8_workspace : sort_digits_q8 {
+  static constexpr const char* name = "sort_digits_q8_workspace";
+  static output run(const input& x) noexcept {
+    static sort_model_q8::model::workspace<sort_model::length> ws;
+    return sort_model_q8::calibrated.predict(x, ws);
+  }
 };
 
 }  // namespace layers

@@ -45,18 +45,33 @@ struct model {
   int8_layer layers[2]{};
   q8::linear_module<sort::d_model.size, sort::digits.size> head{};
 
-  /// The int8 logits of a row of 8 digit tokens (0 to 9): 8 x 10.
-  constexpr cxmat::matrix<std::int8_t, length, sort::digits.size> logits(const tokens& digits) const noexcept {
+  /// The memory a call works in, besides rows and frames: one encoder layer's (the layers run
+  /// one after the other and share it). q8::scratch_bytes<model, length> is its size.
+  template <std::size_t N>
+  using workspace = int8_layer::workspace<N>;
+
+  /// The int8 logits of a row of 8 digit tokens (0 to 9): 8 x 10, the layers computing in ws.
+  constexpr cxmat::matrix<std::int8_t, length, sort::digits.size> logits(const tokens& digits,
+                                                                         workspace<length>& ws) const noexcept {
     cxmat::matrix<std::int8_t, length, sort::d_model> rows{};
     for (std::size_t i = 0; i < length; ++i) {
       for (std::size_t j = 0; j < sort::d_model.size; ++j)
         rows(i, j) = embed(static_cast<std::size_t>(digits(0, i)), j);
     }
-    return head(layers[1](layers[0](q8::add(rows, pos, input))));
+    return head(layers[1](layers[0](q8::add(rows, pos, input), ws), ws));
+  }
+  /// The same with the workspace on the stack.
+  constexpr cxmat::matrix<std::int8_t, length, sort::digits.size> logits(const tokens& digits) const noexcept {
+    workspace<length> ws;
+    return logits(digits, ws);
   }
   /// The sorted sequence the int8 model predicts: the largest logit at each position.
   constexpr cxmat::matrix<std::size_t, 1, length> predict(const tokens& digits) const noexcept {
     return cxmat::argmax_rows(logits(digits));
+  }
+  /// The same, the layers computing in ws.
+  constexpr cxmat::matrix<std::size_t, 1, length> predict(const tokens& digits, workspace<length>& ws) const noexcept {
+    return cxmat::argmax_rows(logits(digits, ws));
   }
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <random>
@@ -161,13 +162,22 @@ void check_encoder(std::uint64_t seed) {
     }
   }();
   REQUIRE(cal.ok());
+  // The caller's workspace, filled with a pattern first and then holding each call's leftovers
+  // for the next: what it held must not matter.
+  using layer = std::remove_cvref_t<decltype(cal.module)>;
+  const auto ws = std::make_unique<q8::workspace_for<layer, n>>();
+  std::memset(ws.get(), 0x5A, sizeof(*ws));
   for (std::size_t b = 12; b < 24; ++b) {
     const auto x = q8::quantize(xs->items[b], cal.input);
     std::int8_t want[n * d]{};
     q8_test::run_encoder_reference<n>(cal.module, x, nullptr, want);
     const auto y = cal.module(x);
+    const auto y_ws = cal.module(x, *ws);
     for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t j = 0; j < d; ++j) REQUIRE(y(i, j) == want[i * d + j]);
+      for (std::size_t j = 0; j < d; ++j) {
+        REQUIRE(y(i, j) == want[i * d + j]);
+        REQUIRE(y_ws(i, j) == want[i * d + j]);
+      }
     }
   }
 }
@@ -196,8 +206,14 @@ TEST_CASE("the causal int8 encoder layer equals the reference", "[q8][encoder]")
     std::int8_t want[8 * 16]{};
     q8_test::run_encoder_reference<8>(cal.module, x, mask, want);
     const auto y = cal.module(x, cxmat::causal);
+    q8::workspace_for<std::remove_cvref_t<decltype(cal.module)>, 8> ws;
+    std::memset(&ws, static_cast<int>(b * 37), sizeof ws);
+    const auto y_ws = cal.module(x, ws, cxmat::causal);
     for (std::size_t i = 0; i < 8; ++i) {
-      for (std::size_t j = 0; j < 16; ++j) REQUIRE(y(i, j) == want[i * 16 + j]);
+      for (std::size_t j = 0; j < 16; ++j) {
+        REQUIRE(y(i, j) == want[i * 16 + j]);
+        REQUIRE(y_ws(i, j) == want[i * 16 + j]);
+      }
     }
   }
 }
@@ -272,8 +288,14 @@ void check_cross(std::uint64_t seed, const bool* mask, const O&... masks) {
     q8_test::flatten(m, m_flat);
     q8_test::run_reference<L, d, h, d / h, d / h, d>(cal.layer, x, mask, want, nullptr, m_flat, S);
     const auto y = q8::cross_attention(x, m, cal.layer, masks...);
+    q8::workspace_for<std::remove_cvref_t<decltype(cal.layer)>, S> ws;  // the memory's S keys and values
+    std::memset(&ws, static_cast<int>(b * 41), sizeof ws);
+    const auto y_ws = q8::cross_attention(x, m, cal.layer, ws, masks...);
     for (std::size_t i = 0; i < L; ++i) {
-      for (std::size_t j = 0; j < d; ++j) REQUIRE(y(i, j) == want[i * d + j]);
+      for (std::size_t j = 0; j < d; ++j) {
+        REQUIRE(y(i, j) == want[i * d + j]);
+        REQUIRE(y_ws(i, j) == want[i * d + j]);
+      }
     }
   }
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 
@@ -257,6 +258,13 @@ void check_random_layer(std::uint64_t seed) {
       }
     }
     check(q8::multi_head_attention(x8, cal.layer, cxmat::causal), flat_causal);
+    {
+      // K and V in the caller's workspace, which holds garbage first.
+      q8::workspace_for<std::remove_cvref_t<decltype(cal.layer)>, N> ws;
+      std::memset(&ws, 0xA5, sizeof ws);
+      check(q8::multi_head_attention(x8, cal.layer, ws, cxmat::causal), flat_causal);
+      check(q8::multi_head_attention(x8, cal.layer, ws), nullptr);
+    }
     check(q8::multi_head_attention(x8, cal.layer, cxmat::key_padding(keep)), flat_keep);
     const auto x8h = q8::quantize(x, heads.input);
     q8_test::run_reference<N, D, H, D / H, D / H, 0>(heads.layer, x8h, flat_causal, want_heads);

@@ -112,6 +112,28 @@ constexpr bool pre_matches_reference() {
 }
 static_assert(post_matches_reference());
 static_assert(pre_matches_reference());
+
+// The caller's workspace: the same layers computed in it by the compiler, and its size by hand:
+// K and V (4 x 8 each; V transposed too where the DSP kernels are used), two 4 x 8 tensors and the
+// 4 x 16 hidden layer.
+using post_q8 = std::remove_cvref_t<decltype(post_cal.module)>;
+static_assert(q8::scratch_bytes<post_q8, 4> == 4 * 8 + 4 * 8 + (CXMAT_DETAIL_DSP ? 8 * 4 : 0) + 2 * 4 * 8 + 4 * 16);
+static_assert(q8::scratch_bytes<post_q8::attention_type, 4> == 4 * 8 + 4 * 8 + (CXMAT_DETAIL_DSP ? 8 * 4 : 0));
+constexpr bool workspace_matches_reference() {
+  q8::workspace_for<post_q8, 4> ws{};
+  bool same = true;
+  for (std::size_t b = 0; b < 3; ++b) {  // the workspace reused: what a call leaves must not matter
+    const auto x = q8::quantize(xs8[b], post_cal.input), xp = q8::quantize(xs8[b], pre_cal.input);
+    std::int8_t want[32]{}, want_pre[32]{};
+    q8_test::run_encoder_reference<4>(post_cal.module, x, causal4, want);
+    q8_test::run_encoder_reference<4>(pre_cal.module, xp, nullptr, want_pre);
+    same = same && q8_test::equals_flat(post_cal.module(x, ws, cxmat::causal), want);
+    q8::workspace_for<std::remove_cvref_t<decltype(pre_cal.module)>, 4> ws_pre{};
+    same = same && q8_test::equals_flat(pre_cal.module(xp, ws_pre), want_pre);
+  }
+  return same;
+}
+static_assert(workspace_matches_reference());
 CXMAT_ASSERT_REJECTED([](const auto& x, const auto& l) {
   return !requires { l(x); };
 }(matrix<std::int8_t, 4, 9>{}, post_cal.module));

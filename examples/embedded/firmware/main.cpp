@@ -17,13 +17,13 @@
 #include <cxmat/core/matrix.hpp>
 
 #include "layers.hpp"
-#if CXMAT_EMBEDDED_STEP == 5 || CXMAT_EMBEDDED_STEP == 6
+#if CXMAT_EMBEDDED_STEP == 5 || CXMAT_EMBEDDED_STEP == 6 || CXMAT_EMBEDDED_STEP == 12
 #include "layers_q8.hpp"
 #endif
 #if CXMAT_EMBEDDED_STEP == 9
 #include "layers_sort.hpp"
 #endif
-#if CXMAT_EMBEDDED_STEP == 10
+#if CXMAT_EMBEDDED_STEP == 10 || CXMAT_EMBEDDED_STEP == 13
 #include "layers_sort_q8.hpp"
 #endif
 #if CXMAT_EMBEDDED_STEP == 11
@@ -39,9 +39,11 @@
 #define CXMAT_STEP_Q8_WORKSHEET_004 6
 #define CXMAT_STEP_EXTERNAL 7  // layers::external from the header CXMAT_EXTERNAL_LAYER (benchmarks)
 #define CXMAT_STEP_ENCODER_LAYER 8
-#define CXMAT_STEP_SORT_DIGITS 9      // a whole trained model: sequences in, sequences out (layers_sort.hpp)
-#define CXMAT_STEP_SORT_DIGITS_Q8 10  // the same model in int8, calibrated by the compiler (layers_sort_q8.hpp)
-#define CXMAT_STEP_LM_ADDER_Q8 11     // a language model in int8 generating over its cache (layers_lm.hpp)
+#define CXMAT_STEP_SORT_DIGITS 9         // a whole trained model: sequences in, sequences out (layers_sort.hpp)
+#define CXMAT_STEP_SORT_DIGITS_Q8 10     // the same model in int8, calibrated by the compiler (layers_sort_q8.hpp)
+#define CXMAT_STEP_LM_ADDER_Q8 11        // a language model in int8 generating over its cache (layers_lm.hpp)
+#define CXMAT_STEP_Q8_SELF_WORKSPACE 12  // CXMAT_STEP_Q8_SELF computing in a static workspace (.bss)
+#define CXMAT_STEP_SORT_DIGITS_Q8_WORKSPACE 13  // CXMAT_STEP_SORT_DIGITS_Q8 likewise
 #if !defined(CXMAT_EMBEDDED_STEP)
 #define CXMAT_EMBEDDED_STEP CXMAT_STEP_SELF
 #endif
@@ -73,6 +75,11 @@ using layer = layers::sort_digits_q8;
 #define CXMAT_SEQUENCE_MODEL 1
 #elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_LM_ADDER_Q8
 using layer = layers::lm_adder_q8;
+#define CXMAT_SEQUENCE_MODEL 1
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_Q8_SELF_WORKSPACE
+using layer = layers::q8_self_attention_workspace;
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_SORT_DIGITS_Q8_WORKSPACE
+using layer = layers::sort_digits_q8_workspace;
 #define CXMAT_SEQUENCE_MODEL 1
 #else
 #error "unknown CXMAT_EMBEDDED_STEP"
@@ -150,6 +157,13 @@ namespace {
 
 [[maybe_unused]] float wrong(float v) noexcept { return v * 1.0001f; }
 [[maybe_unused]] std::int8_t wrong(std::int8_t v) noexcept { return static_cast<std::int8_t>(v == 127 ? 126 : v + 1); }
+
+// A layer's scratch memory, the compile-time constant of the target (with the DSP extension the
+// int8 attention's scratch holds V transposed too), for the report beside the measured stack.
+template <class L>
+void report_scratch(harness::line& out) noexcept {
+  if constexpr (requires { L::scratch; }) out.text("scratch ").dec(static_cast<std::uint32_t>(L::scratch)).emit();
+}
 
 // The faults that end a run early or silently, after the layer ran.
 void stop_if_faulty() noexcept {
@@ -252,6 +266,7 @@ template <class L>
     }
   }
   harness::report(m);
+  report_scratch<layer>(out);
   out.text("end").emit();
   harness::exit(true);
 }
@@ -284,6 +299,7 @@ int main() {
     out.emit();
   }
   harness::report(m);
+  report_scratch<layer>(out);
   out.text("end").emit();
   harness::exit(true);
 }

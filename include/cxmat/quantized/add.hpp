@@ -64,6 +64,16 @@ constexpr std::int8_t add_one(std::int8_t a, std::int8_t b, const add_params& p,
   return static_cast<std::int8_t>(v < p.activation_min ? p.activation_min
                                                        : (v > p.activation_max ? p.activation_max : v));
 }
+
+// out = a + b over R rows of C (add_one each); out may be a or b (element by element).
+template <std::size_t R, std::size_t C>
+constexpr void add_rows(const std::int8_t (*a)[C], const std::int8_t (*b)[C], std::int8_t (*out)[C],
+                        const add_params& p) noexcept {
+  const add_split s = split(p);
+  for (std::size_t i = 0; i < R; ++i) {
+    for (std::size_t j = 0; j < C; ++j) out[i][j] = add_one(a[i][j], b[i][j], p, s);
+  }
+}
 }  // namespace detail
 
 /// The int8 sum a + b of two matrices of one shape (TFLite's ADD without broadcasting; the shape
@@ -75,12 +85,7 @@ requires rules_hold<rules_of::elementwise<std::int8_t, R1, C1, R2, C2>>
 constexpr matrix<std::int8_t, common_extent_v<R1, R2>, common_extent_v<C1, C2>> add(
     const matrix<std::int8_t, R1, C1>& a, const matrix<std::int8_t, R2, C2>& b, const add_params& params) noexcept {
   matrix<std::int8_t, common_extent_v<R1, R2>, common_extent_v<C1, C2>> out;
-  const detail::add_split s = detail::split(params);
-  for (std::size_t i = 0; i < R1.size; ++i) {
-    for (std::size_t j = 0; j < C1.size; ++j) {
-      out.elems[i][j] = detail::add_one(a.elems[i][j], b.elems[i][j], params, s);
-    }
-  }
+  detail::add_rows<R1.size, C1.size>(a.elems, b.elems, out.elems, params);
   return out;
 }
 /// Shape error: q8::add(a, b, params) with different shapes (or names).

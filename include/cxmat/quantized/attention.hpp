@@ -45,6 +45,32 @@ struct projection_channels<true, QW, VW> {
 template <bool PerChannel, std::size_t W>
 using output_projection_channels = channel_requantizers<PerChannel, W>;
 
+/// The memory of one int8 attention call over S keys and values (S = n for self-attention): the
+/// keys K (S x QW, QW = H·d_k) and values V (S x VW, VW = H·d_v) it computes before the first
+/// query row, and, where the DSP extension is used, V transposed (so that P·V's products read
+/// rows). Everything else the call keeps is one row each of Q, scores and C. A call without a
+/// workspace declares one on its stack; passing one (a static object: .bss, its size known when
+/// linking) keeps the stack to the rows and the frames. Its size, sizeof, is scratch_bytes. What
+/// it held before a call does not matter, and a call leaves nothing in it that a later one reads.
+template <std::size_t S, std::size_t QW, std::size_t VW>
+struct attention_workspace {
+  std::int8_t k[S][QW], v[S][VW];
+#if CXMAT_DETAIL_DSP
+  std::int8_t vt[VW][S];
+#endif
+};
+
+/// The workspace type of an int8 module (attention_heads, attention_layer, encoder_layer) for a
+/// call on N rows (self-attention: N keys; cross_attention: N memory rows).
+template <class Module, std::size_t N>
+using workspace_for = typename Module::template workspace<N>;
+
+/// The scratch memory of one call of an int8 module on N rows, in bytes, a compile-time
+/// constant: what a call without a workspace keeps on its stack besides its frames and rows, and
+/// what a caller-provided workspace must hold.
+template <class Module, std::size_t N>
+inline constexpr std::size_t scratch_bytes = sizeof(workspace_for<Module, N>);
+
 /// The int8 parameters of H attention heads over inputs of width DModel, d_k = DK, d_v = DV, no
 /// output projection. Weights are stored [out, in] like TFLite FULLY_CONNECTED weights (so wq is
 /// Wqᵀ, (H·DK) x DModel; head h owns rows h·DK .. h·DK + DK - 1); biases are int32 with scale
@@ -66,6 +92,9 @@ struct attention_heads {
   softmax_params softmax{};
   matmul_params context;
   [[no_unique_address]] projection_channels<PerChannel, H * DK, H * DV> channels;
+  /// The memory a call over S keys and values works in (attention_workspace).
+  template <std::size_t S>
+  using workspace = attention_workspace<S, H * DK, H * DV>;
 };
 
 /// attention_heads followed by the output projection: wo is Woᵀ, DOut x (H·DV), bo its int32 bias
@@ -138,10 +167,11 @@ constexpr bool allows(const causal_mask<A>& /*o*/, std::size_t i, std::size_t j,
 template <std::size_t N, std::size_t S, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, bool PC,
           class Emit, class Probs, class... O>
 constexpr void heads_by_row(const std::int8_t (*x)[DModel], const std::int8_t (*kv)[DModel],
-                            const attention_heads<DModel, H, DK, DV, PC>& l, Emit emit, Probs* probs,
-                            const O&... opts) noexcept {
+                            const attention_heads<DModel, H, DK, DV, PC>& l, attention_workspace<S, H * DK, H * DV>& ws,
+                            Emit emit, Probs* probs, const O&... opts) noexcept {
   constexpr std::size_t qw = H * DK, vw = H * DV;
-  std::int8_t k[S][qw], v[S][vw];
+  std::int8_t(&k)[S][qw] = ws.k;
+  std::int8_t(&v)[S][vw] = ws.v;
   matmul_transposed_kernel(rows_of<DModel>{kv, 0}, rows_of<DModel>{l.wk.elems, 0}, S, qw, DModel, l.bk.elems[0], l.key,
                            k, 0, l.channels.k());
   matmul_transposed_kernel(rows_of<DModel>{kv, 0}, rows_of<DModel>{l.wv.elems, 0}, S, vw, DModel, l.bv.elems[0],
@@ -150,7 +180,7 @@ constexpr void heads_by_row(const std::int8_t (*x)[DModel], const std::int8_t (*
   // With the DSP extension, V transposed once so that P·V's products are rows too, which the
   // product kernel's switch gives the dual multiply-accumulate at run time (in constant evaluation
   // the same sums by its loops; the copy costs S·H·d_v steps there).
-  std::int8_t vt[vw][S];
+  std::int8_t(&vt)[vw][S] = ws.vt;
   for (std::size_t j = 0; j < S; ++j) {
     for (std::size_t t = 0; t < vw; ++t) vt[t][j] = v[j][t];
   }
@@ -197,39 +227,85 @@ constexpr auto output_projection(const attention_layer<DModel, H, DK, DV, DOut, 
 /// the layer's input quantization), the result n x (H·d_v), the heads side by side (quantized with
 /// the context quantization). Options: masks as in the float API (mask, key_padding, causal);
 /// masked keys get probability exactly 0, a fully masked query row gives the zero point (real 0).
+/// K and V are computed into ws (the caller's memory, heads' workspace<n>).
 template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, bool PC, class... O>
 requires InputFitsLayer<DM, DModel> &&
     (QuantizedMaskFits<O, N>&&...) constexpr matrix<std::int8_t, N, H * DV> multi_head_attention(
         const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV, PC>& heads,
-        const O&... opts) noexcept {
+        attention_workspace<N.size, H * DK, H * DV>& ws, const O&... opts) noexcept {
   static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && N.size <= max_matmul_depth,
                 "q8::multi_head_attention: n or d_model too large for the int8 kernels");
   matrix<std::int8_t, N, H * DV> ctx;
   detail::heads_by_row<N.size, N.size>(
-      x.elems, x.elems, heads,
+      x.elems, x.elems, heads, ws,
       [&ctx](std::size_t i, const std::int8_t(*c)[H * DV]) {
         for (std::size_t j = 0; j < H * DV; ++j) ctx.elems[i][j] = c[0][j];
       },
       static_cast<std::nullptr_t*>(nullptr), opts...);
   return ctx;
 }
+/// The same with K and V on the stack.
+template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, bool PC, class... O>
+requires InputFitsLayer<DM, DModel> &&
+    (QuantizedMaskFits<O, N>&&...) constexpr matrix<std::int8_t, N, H * DV> multi_head_attention(
+        const matrix<std::int8_t, N, DM>& x, const attention_heads<DModel, H, DK, DV, PC>& heads,
+        const O&... opts) noexcept {
+  attention_workspace<N.size, H * DK, H * DV> ws;
+  return multi_head_attention(x, heads, ws, opts...);
+}
+
+namespace detail {
+// Self-attention with output projection into out (N rows of DOut), K and V in ws.
+template <std::size_t N, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, std::size_t DOut, bool PC,
+          class... O>
+constexpr void self_attention_rows(const std::int8_t (*x)[DModel],
+                                   const attention_layer<DModel, H, DK, DV, DOut, PC>& layer,
+                                   attention_workspace<N, H * DK, H * DV>& ws, std::int8_t (*out)[DOut],
+                                   const O&... opts) noexcept {
+  static_assert(N <= max_softmax_row && DModel <= max_matmul_depth && H * DV <= max_matmul_depth,
+                "q8::multi_head_attention: n or d_model too large for the int8 kernels");
+  // Y_i = C_i·Woᵀ + bo as soon as C_i is known.
+  heads_by_row<N, N>(x, x, static_cast<const attention_heads<DModel, H, DK, DV, PC>&>(layer), ws,
+                     output_projection(layer, out), static_cast<std::nullptr_t*>(nullptr), opts...);
+}
+
+// Cross-attention with output projection into out (L rows of DOut), K and V of the S memory rows in ws.
+template <std::size_t L, std::size_t S, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV,
+          std::size_t DOut, bool PC, class... O>
+constexpr void cross_attention_rows(const std::int8_t (*x)[DModel], const std::int8_t (*memory)[DModel],
+                                    const attention_layer<DModel, H, DK, DV, DOut, PC>& layer,
+                                    attention_workspace<S, H * DK, H * DV>& ws, std::int8_t (*out)[DOut],
+                                    const O&... opts) noexcept {
+  static_assert(
+      S <= max_softmax_row && DModel <= max_matmul_depth && H * DV <= max_matmul_depth && S <= max_matmul_depth,
+      "q8::cross_attention: s or d_model too large for the int8 kernels");
+  heads_by_row<L, S>(x, memory, static_cast<const attention_heads<DModel, H, DK, DV, PC>&>(layer), ws,
+                     output_projection(layer, out), static_cast<std::nullptr_t*>(nullptr), opts...);
+}
+}  // namespace detail
 
 /// Int8 multi-head self-attention with output projection: x is n x d_model, the result n x d_out
-/// (quantized with the layer's output quantization). Options as above.
+/// (quantized with the layer's output quantization). Options as above. K and V are computed
+/// into ws (the caller's memory, layer's workspace<n>).
+template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, std::size_t DOut,
+          bool PC, class... O>
+requires InputFitsLayer<DM, DModel> &&
+    (QuantizedMaskFits<O, N>&&...) constexpr matrix<std::int8_t, N, DOut> multi_head_attention(
+        const matrix<std::int8_t, N, DM>& x, const attention_layer<DModel, H, DK, DV, DOut, PC>& layer,
+        attention_workspace<N.size, H * DK, H * DV>& ws, const O&... opts) noexcept {
+  matrix<std::int8_t, N, DOut> out;
+  detail::self_attention_rows<N.size>(x.elems, layer, ws, out.elems, opts...);
+  return out;
+}
+/// The same with K and V on the stack.
 template <extent N, extent DM, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV, std::size_t DOut,
           bool PC, class... O>
 requires InputFitsLayer<DM, DModel> &&
     (QuantizedMaskFits<O, N>&&...) constexpr matrix<std::int8_t, N, DOut> multi_head_attention(
         const matrix<std::int8_t, N, DM>& x, const attention_layer<DModel, H, DK, DV, DOut, PC>& layer,
         const O&... opts) noexcept {
-  static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && H * DV <= max_matmul_depth,
-                "q8::multi_head_attention: n or d_model too large for the int8 kernels");
-  matrix<std::int8_t, N, DOut> out;
-  // Y_i = C_i·Woᵀ + bo as soon as C_i is known.
-  detail::heads_by_row<N.size, N.size>(
-      x.elems, x.elems, static_cast<const attention_heads<DModel, H, DK, DV, PC>&>(layer),
-      detail::output_projection(layer, out.elems), static_cast<std::nullptr_t*>(nullptr), opts...);
-  return out;
+  attention_workspace<N.size, H * DK, H * DV> ws;
+  return multi_head_attention(x, layer, ws, opts...);
 }
 
 /// Int8 multi-head cross-attention with output projection (nn.MultiheadAttention(x, memory,
@@ -238,20 +314,27 @@ requires InputFitsLayer<DM, DModel> &&
 /// quantization: its `key` and `value` products hold that zero point and scale), the result
 /// n x d_out (the output quantization). Options: masks fitting the n x s scores (mask,
 /// key_padding over the memory, causal, causal_lower_right), as in the float cross_attention.
+/// K and V are computed into ws (the caller's memory, layer's workspace<s>).
+template <extent L, extent DM, extent S, extent DMm, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV,
+          std::size_t DOut, bool PC, class... O>
+requires InputFitsLayer<DM, DModel> && MemoryFitsLayer<DMm, DModel> &&
+    (QuantizedScoreMaskFits<O, L, S>&&...) constexpr matrix<std::int8_t, L, DOut> cross_attention(
+        const matrix<std::int8_t, L, DM>& x, const matrix<std::int8_t, S, DMm>& memory,
+        const attention_layer<DModel, H, DK, DV, DOut, PC>& layer, attention_workspace<S.size, H * DK, H * DV>& ws,
+        const O&... opts) noexcept {
+  matrix<std::int8_t, L, DOut> out;
+  detail::cross_attention_rows<L.size, S.size>(x.elems, memory.elems, layer, ws, out.elems, opts...);
+  return out;
+}
+/// The same with K and V on the stack.
 template <extent L, extent DM, extent S, extent DMm, std::size_t DModel, std::size_t H, std::size_t DK, std::size_t DV,
           std::size_t DOut, bool PC, class... O>
 requires InputFitsLayer<DM, DModel> && MemoryFitsLayer<DMm, DModel> &&
     (QuantizedScoreMaskFits<O, L, S>&&...) constexpr matrix<std::int8_t, L, DOut> cross_attention(
         const matrix<std::int8_t, L, DM>& x, const matrix<std::int8_t, S, DMm>& memory,
         const attention_layer<DModel, H, DK, DV, DOut, PC>& layer, const O&... opts) noexcept {
-  static_assert(S.size <= max_softmax_row && DModel <= max_matmul_depth && H * DV <= max_matmul_depth &&
-                    S.size <= max_matmul_depth,
-                "q8::cross_attention: s or d_model too large for the int8 kernels");
-  matrix<std::int8_t, L, DOut> out;
-  detail::heads_by_row<L.size, S.size>(
-      x.elems, memory.elems, static_cast<const attention_heads<DModel, H, DK, DV, PC>&>(layer),
-      detail::output_projection(layer, out.elems), static_cast<std::nullptr_t*>(nullptr), opts...);
-  return out;
+  attention_workspace<S.size, H * DK, H * DV> ws;
+  return cross_attention(x, memory, layer, ws, opts...);
 }
 
 /// Shape error: q8::cross_attention(x, memory, layer) with x's or memory's width other than the
@@ -284,8 +367,9 @@ requires InputFitsLayer<DM, DModel> &&
   static_assert(N.size <= max_softmax_row && DModel <= max_matmul_depth && N.size <= max_matmul_depth,
                 "q8::attention_probabilities: n or d_model too large for the int8 kernels");
   batch<std::int8_t, H, N, N> probs{};
+  attention_workspace<N.size, H * DK, H * DV> ws;
   detail::heads_by_row<N.size, N.size>(
-      x.elems, x.elems, heads, [](std::size_t, const std::int8_t(*)[H * DV]) {}, &probs, opts...);
+      x.elems, x.elems, heads, ws, [](std::size_t, const std::int8_t(*)[H * DV]) {}, &probs, opts...);
   return probs;
 }
 

@@ -59,18 +59,30 @@ constexpr activation_table<true> make_activation_table(quantization in, quantiza
 }
 
 namespace detail {
-// The feed-forward network of the int8 encoder and decoder layers: linear2(act(linear1(v))), ReLU
-// fused into linear1 (an empty table), other activations looked up in the table.
-template <class V, std::size_t D, std::size_t F, bool PC, bool Table>
-constexpr auto feed_forward_q8(const V& v, const linear_module<D, F, PC>& linear1, const activation_table<Table>& act,
-                               const linear_module<F, D, PC>& linear2) noexcept {
-  auto hidden = linear1(v);
+// The feed-forward network of the int8 encoder and decoder layers on N rows: out =
+// linear2(act(linear1(v))), ReLU fused into linear1 (an empty table), other activations looked up
+// in the table; hidden holds linear1's output (N x F). out must not overlap v or hidden.
+template <std::size_t N, std::size_t D, std::size_t F, bool PC, bool Table>
+constexpr void feed_forward_rows(const std::int8_t (*v)[D], const linear_module<D, F, PC>& linear1,
+                                 const activation_table<Table>& act, const linear_module<F, D, PC>& linear2,
+                                 std::int8_t (*hidden)[F], std::int8_t (*out)[D]) noexcept {
+  linear1.template rows<N>(v, hidden);
   if constexpr (Table) {
-    for (std::size_t i = 0; i < V::rows; ++i) {
-      for (std::size_t j = 0; j < F; ++j) hidden.elems[i][j] = act.values[hidden.elems[i][j] + 128];
+    for (std::size_t i = 0; i < N; ++i) {
+      for (std::size_t j = 0; j < F; ++j) hidden[i][j] = act.values[hidden[i][j] + 128];
     }
   }
-  return linear2(hidden);
+  linear2.template rows<N>(hidden, out);
+}
+
+// The same on a matrix, hidden on the stack.
+template <class V, std::size_t D, std::size_t F, bool PC, bool Table>
+constexpr V feed_forward_q8(const V& v, const linear_module<D, F, PC>& linear1, const activation_table<Table>& act,
+                            const linear_module<F, D, PC>& linear2) noexcept {
+  std::int8_t hidden[V::rows][F];
+  V out;
+  feed_forward_rows<V::rows>(v.elems, linear1, act, linear2, hidden, out.elems);
+  return out;
 }
 }  // namespace detail
 
@@ -86,35 +98,55 @@ struct encoder_layer {
   static constexpr std::size_t d_model = DModel, heads = H, d_ff = DFF;
   static constexpr activation activation_function = Act;
   static constexpr bool norm_first = NormFirst, per_channel = PerChannel;
-  attention_layer<DModel, H, DModel / H, DModel / H, DModel, PerChannel> self_attn{};
+  using attention_type = attention_layer<DModel, H, DModel / H, DModel / H, DModel, PerChannel>;
+  attention_type self_attn{};
   linear_module<DModel, DFF, PerChannel> linear1{};
   [[no_unique_address]] activation_table<Act != activation::relu> act{};
   linear_module<DFF, DModel, PerChannel> linear2{};
   layer_norm_module<DModel> norm1{}, norm2{};
   add_params add1{}, add2{};
 
+  /// The memory a call on N tokens works in: the attention's keys and values, two N x DModel
+  /// tensors (the sums and norms, computed in place) and the hidden layer (N x DFF). Its size
+  /// is scratch_bytes<encoder_layer, N>.
+  template <std::size_t N>
+  struct workspace {
+    typename attention_type::template workspace<N> attention;
+    std::int8_t a[N][DModel], b[N][DModel], hidden[N][DFF];
+  };
+
   /// The layer on x (n x DModel, int8 with the calibration's input quantization): n x DModel
   /// (with its output quantization). Options: masks, as q8::multi_head_attention takes them.
+  /// Every intermediate tensor is computed into ws (the caller's memory: a static workspace is in
+  /// .bss, and the stack keeps only rows and frames).
+  template <extent N, extent DM, class... O>
+  requires InputFitsLayer<DM, DModel> &&(QuantizedMaskFits<O, N>&&...) constexpr matrix<std::int8_t, N, DM> operator()(
+      const matrix<std::int8_t, N, DM>& x, workspace<N.size>& ws, const O&... opts) const noexcept {
+    constexpr std::size_t n = N.size;
+    matrix<std::int8_t, N, DM> y;
+    if constexpr (NormFirst) {
+      detail::layer_norm_rows_q8<n>(x.elems, ws.a, norm1);  // a = norm1(x)
+      detail::self_attention_rows<n>(ws.a, self_attn, ws.attention, ws.b, opts...);
+      detail::add_rows<n, DModel>(x.elems, ws.b, ws.b, add1);  // b = h = x + attention
+      detail::layer_norm_rows_q8<n>(ws.b, ws.a, norm2);
+      detail::feed_forward_rows<n>(ws.a, linear1, act, linear2, ws.hidden, y.elems);
+      detail::add_rows<n, DModel>(ws.b, y.elems, y.elems, add2);
+    } else {
+      detail::self_attention_rows<n>(x.elems, self_attn, ws.attention, ws.a, opts...);
+      detail::add_rows<n, DModel>(x.elems, ws.a, ws.a, add1);
+      detail::layer_norm_rows_q8<n>(ws.a, ws.a, norm1);  // a = norm1(x + attention)
+      detail::feed_forward_rows<n>(ws.a, linear1, act, linear2, ws.hidden, ws.b);
+      detail::add_rows<n, DModel>(ws.a, ws.b, y.elems, add2);
+      detail::layer_norm_rows_q8<n>(y.elems, y.elems, norm2);
+    }
+    return y;
+  }
+  /// The same with the workspace on the stack.
   template <extent N, extent DM, class... O>
   requires InputFitsLayer<DM, DModel> &&(QuantizedMaskFits<O, N>&&...) constexpr matrix<std::int8_t, N, DM> operator()(
       const matrix<std::int8_t, N, DM>& x, const O&... opts) const noexcept {
-    matrix<std::int8_t, N, DModel> in;
-    for (std::size_t i = 0; i < N.size; ++i) {
-      for (std::size_t j = 0; j < DModel; ++j) in.elems[i][j] = x.elems[i][j];
-    }
-    matrix<std::int8_t, N, DModel> h;
-    if constexpr (NormFirst) {
-      h = add(in, multi_head_attention(norm1(in), self_attn, opts...), add1);
-      h = add(h, feed_forward(norm2(h)), add2);
-    } else {
-      h = norm1(add(in, multi_head_attention(in, self_attn, opts...), add1));
-      h = norm2(add(h, feed_forward(h), add2));
-    }
-    matrix<std::int8_t, N, DM> out;
-    for (std::size_t i = 0; i < N.size; ++i) {
-      for (std::size_t j = 0; j < DModel; ++j) out.elems[i][j] = h.elems[i][j];
-    }
-    return out;
+    workspace<N.size> ws;
+    return (*this)(x, ws, opts...);
   }
   /// Shape error: x's width is not the layer's d_model.
   template <extent N, extent DM, class... O>

@@ -108,6 +108,14 @@ constexpr void layer_norm_row_q8(const std::int8_t* x, std::int8_t* y, const lay
   }
 }
 
+// The layer norm of R rows of D from x into y, which may be x (each row is read whole before it
+// is written).
+template <std::size_t R, std::size_t D>
+constexpr void layer_norm_rows_q8(const std::int8_t (*x)[D], std::int8_t (*y)[D],
+                                  const layer_norm_module<D>& p) noexcept {
+  for (std::size_t i = 0; i < R; ++i) layer_norm_row_q8<D>(x[i], y[i], p);
+}
+
 }  // namespace detail
 
 template <std::size_t D>
@@ -115,7 +123,7 @@ template <extent N, extent C>
 requires(C.size == D) constexpr matrix<std::int8_t, N, C> layer_norm_module<D>::operator()(
     const matrix<std::int8_t, N, C>& x) const noexcept {
   matrix<std::int8_t, N, C> out;
-  for (std::size_t i = 0; i < N.size; ++i) detail::layer_norm_row_q8<D>(x.elems[i], out.elems[i], *this);
+  detail::layer_norm_rows_q8<N.size, D>(x.elems, out.elems, *this);
   return out;
 }
 

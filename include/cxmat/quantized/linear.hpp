@@ -50,11 +50,16 @@ struct linear_module {
   template <extent N, extent K>
   requires InputFitsLayer<K, In>
   constexpr matrix<std::int8_t, N, Out> operator()(const matrix<std::int8_t, N, K>& x) const noexcept {
-    static_assert(In <= max_matmul_depth, "q8::linear_module: d_in above max_matmul_depth may overflow int32");
     matrix<std::int8_t, N, Out> out;
-    detail::matmul_transposed_kernel(detail::rows_of<K.size>{x.elems, 0}, detail::rows_of<In>{weight.elems, 0}, N.size,
-                                     Out, In, bias.elems[0], params, out.elems, 0, channels.get());
+    rows<N.size>(x.elems, out.elems);
     return out;
+  }
+  /// The same on N rows of In from x into out (N rows of Out, not overlapping x).
+  template <std::size_t N>
+  constexpr void rows(const std::int8_t (*x)[In], std::int8_t (*out)[Out]) const noexcept {
+    static_assert(In <= max_matmul_depth, "q8::linear_module: d_in above max_matmul_depth may overflow int32");
+    detail::matmul_transposed_kernel(detail::rows_of<In>{x, 0}, detail::rows_of<In>{weight.elems, 0}, N, Out, In,
+                                     bias.elems[0], params, out, 0, channels.get());
   }
   /// Shape error: x's width is not the module's d_in.
   template <extent N, extent K>
