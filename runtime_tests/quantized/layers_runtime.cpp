@@ -367,8 +367,14 @@ void check_decoder(std::uint64_t seed) {
     std::int8_t want[n * d]{};
     q8_test::run_decoder_reference<n, s>(cal.module, x, m, causal, padded, want);
     const auto y = cal.module(x, m, cxmat::causal, cxmat::on_memory(cxmat::key_padding(dec_keep)));
+    q8::workspace_for<std::remove_cvref_t<decltype(cal.module)>, n, s> ws;
+    std::memset(&ws, static_cast<int>(b * 29), sizeof ws);
+    const auto y_ws = cal.module(x, m, ws, cxmat::causal, cxmat::on_memory(cxmat::key_padding(dec_keep)));
     for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t j = 0; j < d; ++j) REQUIRE(y(i, j) == want[i * d + j]);
+      for (std::size_t j = 0; j < d; ++j) {
+        REQUIRE(y(i, j) == want[i * d + j]);
+        REQUIRE(y_ws(i, j) == want[i * d + j]);
+      }
     }
   }
 }

@@ -128,8 +128,7 @@ constexpr bool workspace_matches_reference() {
     q8_test::run_encoder_reference<4>(post_cal.module, x, causal4, want);
     q8_test::run_encoder_reference<4>(pre_cal.module, xp, nullptr, want_pre);
     same = same && q8_test::equals_flat(post_cal.module(x, ws, cxmat::causal), want);
-    q8::workspace_for<std::remove_cvref_t<decltype(pre_cal.module)>, 4> ws_pre{};
-    same = same && q8_test::equals_flat(pre_cal.module(xp, ws_pre), want_pre);
+    same = same && q8_test::equals_flat(pre_cal.module(xp, ws), want_pre);  // one workspace serves both
   }
   return same;
 }
@@ -170,6 +169,26 @@ constexpr bool dec_pre_matches_reference() {
 }
 static_assert(dec_post_matches_reference());
 static_assert(dec_pre_matches_reference());
+// In the caller's workspace: the self-attention's K and V (4 rows), the cross-attention's (3
+// rows), two 4 x 8 tensors and the 4 x 16 hidden layer.
+using dec_q8 = std::remove_cvref_t<decltype(dec_post_cal.module)>;
+static_assert(q8::scratch_bytes<dec_q8, 4, 3> == (4 + 3) * (8 + 8 + (CXMAT_DETAIL_DSP ? 8 : 0)) + 2 * 4 * 8 + 4 * 16);
+constexpr bool dec_workspace_matches_reference() {
+  q8::workspace_for<dec_q8, 4, 3> ws{};
+  bool same = true;
+  for (std::size_t b = 0; b < 3; ++b) {
+    const auto x = q8::quantize(xs8[b], dec_post_cal.input), xp = q8::quantize(xs8[b], dec_pre_cal.input);
+    const auto m = q8::quantize(ms3[b], dec_post_cal.memory), mp = q8::quantize(ms3[b], dec_pre_cal.memory);
+    std::int8_t want[32]{}, want_pre[32]{};
+    q8_test::run_decoder_reference<4, 3>(dec_post_cal.module, x, m, causal4, padded43, want);
+    q8_test::run_decoder_reference<4, 3>(dec_pre_cal.module, xp, mp, nullptr, nullptr, want_pre);
+    same = same && q8_test::equals_flat(
+                       dec_post_cal.module(x, m, ws, cxmat::causal, cxmat::on_memory(cxmat::key_padding(keep3))), want);
+    same = same && q8_test::equals_flat(dec_pre_cal.module(xp, mp, ws), want_pre);
+  }
+  return same;
+}
+static_assert(dec_workspace_matches_reference());
 // The memory has its own quantization (its values span ±2.5, x's ±1.5).
 static_assert(dec_post_cal.memory.scale > dec_post_cal.input.scale);
 // x or the memory of another width, and a memory mask given plainly (it would be the

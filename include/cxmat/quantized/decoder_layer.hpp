@@ -47,6 +47,17 @@ inline constexpr bool decoder_option_fits<memory_option<M>, N, S> = QuantizedSco
 template <class O, auto N, auto S>
 concept QuantizedDecoderOptionFits = decoder_option_fits<std::remove_cvref_t<O>, N, S>;
 
+/// The memory an int8 decoder layer's call on N queries and S memory rows works in: the
+/// self-attention's keys and values (N rows of AttnW = H·d_k), the cross-attention's (S rows),
+/// two N x DModel tensors (the sums and norms, computed in place) and the hidden layer (N x DFF).
+/// One serves every layer of these sizes, one call at a time.
+template <std::size_t N, std::size_t S, std::size_t DModel, std::size_t AttnW, std::size_t DFF>
+struct decoder_workspace {
+  attention_workspace<N, AttnW, AttnW> self;
+  attention_workspace<S, AttnW, AttnW> cross;
+  std::int8_t a[N][DModel], b[N][DModel], hidden[N][DFF];
+};
+
 /// nn.TransformerDecoderLayer(DModel, H, DFF, activation = Act, norm_first = NormFirst) in int8:
 ///   post-norm: h = norm1(add1(x, self_attn(x))); h = norm2(add2(h, multihead_attn(h, memory)));
 ///              y = norm3(add3(h, ff(h)))
@@ -61,55 +72,75 @@ struct decoder_layer {
   static constexpr std::size_t d_model = DModel, heads = H, d_ff = DFF;
   static constexpr activation activation_function = Act;
   static constexpr bool norm_first = NormFirst, per_channel = PerChannel;
-  attention_layer<DModel, H, DModel / H, DModel / H, DModel, PerChannel> self_attn{}, multihead_attn{};
+  using attention_type = attention_layer<DModel, H, DModel / H, DModel / H, DModel, PerChannel>;
+  attention_type self_attn{}, multihead_attn{};
   linear_module<DModel, DFF, PerChannel> linear1{};
   [[no_unique_address]] activation_table<Act != activation::relu> act{};
   linear_module<DFF, DModel, PerChannel> linear2{};
   layer_norm_module<DModel> norm1{}, norm2{}, norm3{};
   add_params add1{}, add2{}, add3{};
 
+  /// The memory a call on N queries and S memory rows works in (decoder_workspace; its size is
+  /// scratch_bytes<decoder_layer, N, S>): layers of the same sizes share the type.
+  template <std::size_t N, std::size_t S>
+  using workspace = decoder_workspace<N, S, DModel, H*(DModel / H), DFF>;
+
   /// The layer on x (n x DModel, int8 with the calibration's input quantization) and the memory
   /// (s x DModel, int8 with its memory quantization): n x DModel (its output quantization).
   /// Options as the float decoder_layer takes them: plain masks go to the self-attention
   /// (cxmat::causal for PyTorch's causal tgt_mask), on_memory(mask) to the cross-attention
-  /// (on_memory(key_padding(keep)) for memory_key_padding_mask, true = a real token).
+  /// (on_memory(key_padding(keep)) for memory_key_padding_mask, true = a real token). Every
+  /// intermediate tensor is computed into ws (the caller's memory).
+  template <extent N, extent DM, extent S, extent DMm, class... O>
+  requires InputFitsLayer<DM, DModel> && MemoryFitsLayer<DMm, DModel> &&
+      (QuantizedDecoderOptionFits<O, N, S>&&...) constexpr matrix<std::int8_t, N, DM>
+      operator()(const matrix<std::int8_t, N, DM>& x, const matrix<std::int8_t, S, DMm>& memory,
+                 workspace<N.size, S.size>& ws, const O&... opts) const noexcept {
+    constexpr std::size_t n = N.size, s = S.size;
+    using rows = std::int8_t(*)[DModel];
+    const auto self = [&](const std::int8_t(*v)[DModel], rows out) {
+      cxmat::detail::pass_options<cxmat::detail::self_side>::call(
+          [&](const auto&... masks) { detail::self_attention_rows<n>(v, self_attn, ws.self, out, masks...); }, opts...);
+    };
+    const auto cross = [&](const std::int8_t(*v)[DModel], rows out) {
+      cxmat::detail::pass_options<cxmat::detail::memory_side>::call(
+          [&](const auto&... masks) {
+            detail::cross_attention_rows<n, s>(v, memory.elems, multihead_attn, ws.cross, out, masks...);
+          },
+          opts...);
+    };
+    matrix<std::int8_t, N, DM> y;
+    if constexpr (NormFirst) {
+      detail::layer_norm_rows_q8<n>(x.elems, ws.a, norm1);
+      self(ws.a, ws.b);
+      detail::add_rows<n, DModel>(x.elems, ws.b, ws.b, add1);  // b = x + self_attn(norm1(x))
+      detail::layer_norm_rows_q8<n>(ws.b, ws.a, norm2);
+      cross(ws.a, y.elems);
+      detail::add_rows<n, DModel>(ws.b, y.elems, ws.b, add2);  // b = b + multihead_attn(norm2(b), memory)
+      detail::layer_norm_rows_q8<n>(ws.b, ws.a, norm3);
+      detail::feed_forward_rows<n>(ws.a, linear1, act, linear2, ws.hidden, y.elems);
+      detail::add_rows<n, DModel>(ws.b, y.elems, y.elems, add3);
+    } else {
+      self(x.elems, ws.a);
+      detail::add_rows<n, DModel>(x.elems, ws.a, ws.a, add1);
+      detail::layer_norm_rows_q8<n>(ws.a, ws.a, norm1);  // a = norm1(x + self_attn(x))
+      cross(ws.a, ws.b);
+      detail::add_rows<n, DModel>(ws.a, ws.b, ws.b, add2);
+      detail::layer_norm_rows_q8<n>(ws.b, ws.b, norm2);  // b = norm2(a + multihead_attn(a, memory))
+      detail::feed_forward_rows<n>(ws.b, linear1, act, linear2, ws.hidden, ws.a);
+      detail::add_rows<n, DModel>(ws.b, ws.a, y.elems, add3);
+      detail::layer_norm_rows_q8<n>(y.elems, y.elems, norm3);
+    }
+    return y;
+  }
+  /// The same with the workspace on the stack.
   template <extent N, extent DM, extent S, extent DMm, class... O>
   requires InputFitsLayer<DM, DModel> && MemoryFitsLayer<DMm, DModel> &&
       (QuantizedDecoderOptionFits<O, N, S>&&...) constexpr matrix<std::int8_t, N, DM>
       operator()(const matrix<std::int8_t, N, DM>& x, const matrix<std::int8_t, S, DMm>& memory,
                  const O&... opts) const noexcept {
-    using Y = matrix<std::int8_t, N, DModel>;
-    Y in{};
-    matrix<std::int8_t, S, DModel> mem{};
-    for (std::size_t i = 0; i < N.size; ++i) {
-      for (std::size_t j = 0; j < DModel; ++j) in.elems[i][j] = x.elems[i][j];
-    }
-    for (std::size_t i = 0; i < S.size; ++i) {
-      for (std::size_t j = 0; j < DModel; ++j) mem.elems[i][j] = memory.elems[i][j];
-    }
-    const auto self = [&](const Y& v) {
-      return cxmat::detail::pass_options<cxmat::detail::self_side>::call(
-          [&](const auto&... masks) { return multi_head_attention(v, self_attn, masks...); }, opts...);
-    };
-    const auto cross = [&](const Y& v) {
-      return cxmat::detail::pass_options<cxmat::detail::memory_side>::call(
-          [&](const auto&... masks) { return cross_attention(v, mem, multihead_attn, masks...); }, opts...);
-    };
-    Y h{};
-    if constexpr (NormFirst) {
-      h = add(in, self(norm1(in)), add1);
-      h = add(h, cross(norm2(h)), add2);
-      h = add(h, feed_forward(norm3(h)), add3);
-    } else {
-      h = norm1(add(in, self(in), add1));
-      h = norm2(add(h, cross(h), add2));
-      h = norm3(add(h, feed_forward(h), add3));
-    }
-    matrix<std::int8_t, N, DM> out{};
-    for (std::size_t i = 0; i < N.size; ++i) {
-      for (std::size_t j = 0; j < DModel; ++j) out.elems[i][j] = h.elems[i][j];
-    }
-    return out;
+    workspace<N.size, S.size> ws;
+    return (*this)(x, memory, ws, opts...);
   }
   /// Shape error: x's or the memory's width is not the layer's d_model (x's reported first).
   template <extent N, extent DM, extent S, extent DMm, class... O>

@@ -86,6 +86,16 @@ constexpr V feed_forward_q8(const V& v, const linear_module<D, F, PC>& linear1, 
 }
 }  // namespace detail
 
+/// The memory an int8 encoder layer's call on N tokens works in: the attention's keys and values
+/// (N x AttnW each, AttnW = H·d_k), two N x DModel tensors (the sums and norms, computed in place,
+/// row by row) and the hidden layer (N x DFF). One serves every layer of these sizes, whatever
+/// its activation or norm placement, one call at a time.
+template <std::size_t N, std::size_t DModel, std::size_t AttnW, std::size_t DFF>
+struct encoder_workspace {
+  attention_workspace<N, AttnW, AttnW> attention;
+  std::int8_t a[N][DModel], b[N][DModel], hidden[N][DFF];
+};
+
 /// nn.TransformerEncoderLayer(DModel, H, DFF, activation = Act, norm_first = NormFirst) in int8:
 ///   post-norm: h = add1(x, self_attn(x)); n = norm1(h); y = norm2(add2(n, ff(n)))
 ///   pre-norm:  n = norm1(x); h = add1(x, self_attn(n)); y = add2(h, ff(norm2(h)))
@@ -106,14 +116,10 @@ struct encoder_layer {
   layer_norm_module<DModel> norm1{}, norm2{};
   add_params add1{}, add2{};
 
-  /// The memory a call on N tokens works in: the attention's keys and values, two N x DModel
-  /// tensors (the sums and norms, computed in place) and the hidden layer (N x DFF). Its size
-  /// is scratch_bytes<encoder_layer, N>.
+  /// The memory a call on N tokens works in (encoder_workspace; its size is
+  /// scratch_bytes<encoder_layer, N>): layers of the same sizes share the type.
   template <std::size_t N>
-  struct workspace {
-    typename attention_type::template workspace<N> attention;
-    std::int8_t a[N][DModel], b[N][DModel], hidden[N][DFF];
-  };
+  using workspace = encoder_workspace<N, DModel, H*(DModel / H), DFF>;
 
   /// The layer on x (n x DModel, int8 with the calibration's input quantization): n x DModel
   /// (with its output quantization). Options: masks, as q8::multi_head_attention takes them.
