@@ -527,6 +527,7 @@ int main(int argc, char** argv) {
   if (wanted == layers::q8_self_attention_workspace::name) return check_q8<layers::q8_self_attention_workspace>(fw);
 #if CXMAT_EMBEDDED_LM_ADDER
   if (wanted == layers::lm_adder_q8::name) return check_generations<layers::lm_adder_q8>(fw);
+  if (wanted == layers::lm_adder_q8_storage::name) return check_generations<layers::lm_adder_q8_storage>(fw);
 #endif
 #if CXMAT_EMBEDDED_SORT_DIGITS
   if (wanted == layers::sort_digits::name) return check_sequences<layers::sort_digits>(fw);

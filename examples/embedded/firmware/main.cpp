@@ -26,7 +26,7 @@
 #if CXMAT_EMBEDDED_STEP == 10 || CXMAT_EMBEDDED_STEP == 13
 #include "layers_sort_q8.hpp"
 #endif
-#if CXMAT_EMBEDDED_STEP == 11
+#if CXMAT_EMBEDDED_STEP == 11 || CXMAT_EMBEDDED_STEP == 14
 #include "layers_lm.hpp"
 #endif
 
@@ -44,6 +44,7 @@
 #define CXMAT_STEP_LM_ADDER_Q8 11        // a language model in int8 generating over its cache (layers_lm.hpp)
 #define CXMAT_STEP_Q8_SELF_WORKSPACE 12  // CXMAT_STEP_Q8_SELF computing in a static workspace (.bss)
 #define CXMAT_STEP_SORT_DIGITS_Q8_WORKSPACE 13  // CXMAT_STEP_SORT_DIGITS_Q8 likewise
+#define CXMAT_STEP_LM_ADDER_Q8_STORAGE 14       // CXMAT_STEP_LM_ADDER_Q8 generating in a static generation
 #if !defined(CXMAT_EMBEDDED_STEP)
 #define CXMAT_EMBEDDED_STEP CXMAT_STEP_SELF
 #endif
@@ -80,6 +81,9 @@ using layer = layers::lm_adder_q8;
 using layer = layers::q8_self_attention_workspace;
 #elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_SORT_DIGITS_Q8_WORKSPACE
 using layer = layers::sort_digits_q8_workspace;
+#define CXMAT_SEQUENCE_MODEL 1
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_LM_ADDER_Q8_STORAGE
+using layer = layers::lm_adder_q8_storage;
 #define CXMAT_SEQUENCE_MODEL 1
 #else
 #error "unknown CXMAT_EMBEDDED_STEP"
