@@ -271,6 +271,98 @@ constexpr bool attention_offline_matches() {
          a.context.zero_point == b.context.zero_point;
 }
 static_assert(attention_offline_matches());
+// Given the same ranges, the same parameters: the library's derivation (its public functions and
+// calibrate's helpers in q8::detail, composed as calibrate composes them) applied to the ranges the
+// offline report holds gives the offline module, whatever the float passes' last bits.
+constexpr cxmat::q8::quantization range_of(const cxmat::q8::calibration_report& r, cxmat::q8::calibration_tensor t) {
+  const auto* e = r.find(t);
+  return e == nullptr ? cxmat::q8::quantization{0.0, 0} : cxmat::q8::choose_quantization(e->min, e->max);
+}
+template <std::size_t W, class B>
+constexpr void bias_row(const B& b, double (&out)[W]) {
+  for (std::size_t j = 0; j < W; ++j) out[j] = b(0, j);
+}
+// calibrate_layer's parameters of an attention_layer L from the float module f (self-attention)
+// and the quantizations of its tensors.
+template <class L, class F>
+constexpr L attention_from_ranges(const F& f, cxmat::q8::quantization qx, cxmat::q8::quantization qq,
+                                  cxmat::q8::quantization qk, cxmat::q8::quantization qv, cxmat::q8::quantization qs,
+                                  cxmat::q8::quantization qc, cxmat::q8::quantization qy) {
+  namespace d = cxmat::q8::detail;
+  constexpr std::size_t w = L::heads * L::d_k, dm = L::d_model;
+  constexpr bool pc = L::per_channel;
+  L l{};
+  const auto tq = d::symmetric_of(f.w_q), tk = d::symmetric_of(f.w_k), tv = d::symmetric_of(f.w_v),
+             to = d::symmetric_of(f.w_o);
+  cxmat::matrix<double, 1, w> sq{}, sk{}, sv{}, so{};
+  d::channel_scales(f.w_q, tq, pc, sq), d::channel_scales(f.w_k, tk, pc, sk);
+  d::channel_scales(f.w_v, tv, pc, sv), d::channel_scales(f.w_o, to, pc, so);
+  double bq[w]{}, bk[w]{}, bv[w]{}, bo[w]{};
+  bias_row(f.b_q, bq), bias_row(f.b_k, bk), bias_row(f.b_v, bv), bias_row(f.b_o, bo);
+  l.wq = d::quantize_channels<w, dm, pc>(f.w_q, sq), l.wk = d::quantize_channels<w, dm, pc>(f.w_k, sk);
+  l.wv = d::quantize_channels<w, dm, pc>(f.w_v, sv), l.wo = d::quantize_channels<w, w, pc>(f.w_o, so);
+  l.bq = d::quantized_bias(bq, qx.scale, sq), l.bk = d::quantized_bias(bk, qx.scale, sk);
+  l.bv = d::quantized_bias(bv, qx.scale, sv), l.bo = d::quantized_bias(bo, qc.scale, so);
+  l.query = d::product_params(qx, tq, qq), l.key = d::product_params(qx, tk, qk);
+  l.value = d::product_params(qx, tv, qv), l.output = d::product_params(qc, to, qy);
+  l.scores = d::product_params(qq, qk, qs, 1.0 / cxmat::sqrt(static_cast<double>(L::d_k)));
+  l.softmax = cxmat::q8::make_softmax_params(qs.scale);
+  l.context = d::product_params(cxmat::q8::softmax_output_quantization, qv, qc);
+  if constexpr (pc) {
+    for (std::size_t j = 0; j < w; ++j) {
+      l.channels.query[j] = d::product_params(qx, {sq(0, j), 0}, qq).output;
+      l.channels.key[j] = d::product_params(qx, {sk(0, j), 0}, qk).output;
+      l.channels.value[j] = d::product_params(qx, {sv(0, j), 0}, qv).output;
+      l.output_channels.values[j] = d::product_params(qc, {so(0, j), 0}, qy).output;
+    }
+  }
+  return l;
+}
+// calibrate_encoder's module from the float layer f and the ranges of the report r.
+template <class M, class F>
+constexpr M encoder_from_ranges(const F& f, const cxmat::q8::calibration_report& r) {
+  using t = cxmat::q8::calibration_tensor;
+  const auto q = [&r](t tensor) { return range_of(r, tensor); };
+  constexpr bool nf = M::norm_first;
+  const auto qx = q(t::input), qa_in = q(t::attention_input), qh1 = q(t::residual1),
+             qn = q(nf ? t::norm2_output : t::norm1_output),
+             qact = q(M::activation_function == cxmat::activation::relu ? t::feed_forward_hidden
+                                                                        : t::feed_forward_activation),
+             qf2 = q(t::feed_forward_output), qy = q(t::output);
+  M m{};
+  m.self_attn = attention_from_ranges<decltype(m.self_attn)>(f.self_attn, qa_in, q(t::query), q(t::key), q(t::value),
+                                                             q(t::scores), q(t::context), q(t::attention_output));
+  m.add1 = cxmat::q8::make_add_params(qx, q(t::attention_output), qh1);
+  if constexpr (M::activation_function == cxmat::activation::relu) {
+    m.linear1 = cxmat::q8::quantize_linear<true>(f.linear1, qn, qact, true);
+  } else {
+    m.linear1 = cxmat::q8::quantize_linear<true>(f.linear1, qn, q(t::feed_forward_hidden));
+    m.act = cxmat::q8::make_activation_table<M::activation_function>(q(t::feed_forward_hidden), qact);
+  }
+  m.linear2 = cxmat::q8::quantize_linear<true>(f.linear2, qact, qf2);
+  if constexpr (nf) {
+    m.norm1 = cxmat::q8::quantize_layer_norm(f.norm1, qx, qa_in);
+    m.norm2 = cxmat::q8::quantize_layer_norm(f.norm2, qh1, qn);
+    m.add2 = cxmat::q8::make_add_params(qh1, qf2, qy);
+  } else {
+    m.norm1 = cxmat::q8::quantize_layer_norm(f.norm1, qh1, qn);
+    m.add2 = cxmat::q8::make_add_params(qn, qf2, q(t::residual2));
+    m.norm2 = cxmat::q8::quantize_layer_norm(f.norm2, q(t::residual2), qy);
+  }
+  return m;
+}
+static_assert(same_layer(encoder_q8_offline.calibration.module,
+                         encoder_from_ranges<decltype(encoder_q8_offline.calibration.module)>(
+                             encoder_q8_offline_float, encoder_q8_offline.calibration.report)));
+static_assert(same_layer(encoder_stack_q8_offline_calibration::layer_1.module,
+                         encoder_from_ranges<decltype(encoder_stack_q8_offline_calibration::layer_1.module)>(
+                             encoder_stack_q8_offline_float.layers[1],
+                             encoder_stack_q8_offline_calibration::layer_1.report)));
+static_assert(same_linear(lin_q8_offline.calibration.module,
+                          cxmat::q8::quantize_linear<true>(
+                              lin_q8_offline_float,
+                              range_of(lin_q8_offline.calibration.report, cxmat::q8::calibration_tensor::input),
+                              range_of(lin_q8_offline.calibration.report, cxmat::q8::calibration_tensor::output))));
 // The offline modules against PyTorch's float modules: the bounds of the compiler-calibrated ones.
 static_assert(q8_error_in_steps(mha_q8_offline, ref::x, ref::mha_nobias_plain) <= 2);
 static_assert(q8_error_in_steps(encoder_q8_offline, ref::x, ref::encoder_plain) <= 1.5);
