@@ -805,6 +805,7 @@ def q8_module(h, args, what, calibrate, run, masks=True, memory=False, offline=N
 
 
 CALIBRATED_BY = {False: "by the compiler", True: "offline by the importer (scripts/cxmat_q8.py)"}
+CALIBRATED_MODULES = ("multihead_attention", "linear", "encoder_layer", "decoder_layer", "encoder", "decoder")
 
 
 def q8_offline():
@@ -1391,7 +1392,7 @@ def main(argv=None):
     parser.add_argument("--calibration", help="for --type q8: an .npz with one array of representative inputs, "
                         "B x n x d_model (B x n x in_features for linear); for decoder_layer two arrays, 'x' "
                         "(B x n x d_model) and 'memory' (B x s x d_model)")
-    parser.add_argument("--calibrate", choices=["offline", "compiler"], default="offline",
+    parser.add_argument("--calibrate", choices=["offline", "compiler"],
                         help="for --type q8 with --calibration: offline (default) calibrates in this script (numpy, "
                         "cxmat::q8::calibrate's arithmetic) and writes the int8 module as constants, which compile "
                         "under default constexpr limits at any size; compiler writes cxmat::q8::calibrate(...) for "
@@ -1404,6 +1405,7 @@ def main(argv=None):
     args.command_line = ["cxmat_import.py"] + [os.path.basename(a) if os.sep in a else a for a in argv]
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", args.name):
         parser.error(f"--name {args.name!r} is not a C++ identifier")
+    calibrate_given, args.calibrate = args.calibrate is not None, args.calibrate or "offline"
     args.eps_given = args.eps is not None
     if args.eps is None:
         args.eps = 1e-5
@@ -1417,6 +1419,10 @@ def main(argv=None):
         args.rename[old_name] = new_name
     TARGET["ctype"] = "float" if args.type == "float" else "double"
     try:
+        # --calibrate says who calibrates an int8 module: anything else has nothing to calibrate.
+        if calibrate_given and not (args.type == "q8" and args.module in CALIBRATED_MODULES):
+            raise ImportError_(f"--calibrate is for --type q8 of {', '.join(CALIBRATED_MODULES)} (it says who "
+                               f"calibrates the int8 module), not --type {args.type} of {args.module}")
         # The same weights make a different model with the norms elsewhere, and a state_dict does
         # not say where they were: the user says it, never a silent default.
         if args.module in NORM_PLACED:
@@ -1443,8 +1449,7 @@ def main(argv=None):
             if args.type in ("f16", "bf16"):
                 raise ImportError_(f"--type {args.type} is written for --module llama only (a 16-bit storage of "
                                    f"its weights), not {args.module}")
-            if args.type == "q8" and args.module not in ("multihead_attention", "linear", "encoder_layer",
-                                                         "decoder_layer", "encoder", "decoder"):
+            if args.type == "q8" and args.module not in CALIBRATED_MODULES:
                 raise ImportError_(f"--type q8 is written for --module multihead_attention, linear, encoder_layer, "
                                    f"decoder_layer, encoder and decoder only, not {args.module}")
             everything = read_file(args.file)

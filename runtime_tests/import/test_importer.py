@@ -403,6 +403,8 @@ def q8_offline_checks(mha_file, dec_file, dec, pairs, enc, encoder, stack_calib)
                   "inline constexpr cxmat::q8::module_calibration<", "layer_1{",
                   "cxmat::q8::encoder_layer<8, 2, 16, cxmat::activation::relu, false, true>>",
                   "static_assert(layer_1.input == layer_0.output")
+    expect_error("--calibrate without --type q8", mha_file, MHA + ["--type", "double", "--calibrate", "offline"],
+                 "--calibrate is for --type q8 of multihead_attention", "not --type double of multihead_attention")
     # The refusals of q8::calibrate (calibration_status), before anything is written.
     zero = {"weight": (np.zeros((3, 8), np.float32), "F32"), "bias": (np.zeros(3, np.float32), "F32")}
     expect_error("q8 offline: a computed tensor of zero width", safetensors("lin_zero.safetensors", zero),
