@@ -788,8 +788,8 @@ def q8_module(h, args, what, calibrate, run, masks=True, memory=False, offline=N
         f"/// int8(x8{m8_arg}{args_}) is the int8 layer, (x{', memory' if memory else ''}{args_}) quantizes, runs it "
         "and dequantizes.",
         f"struct {args.name}_module {{",
-        f"  static constexpr auto calibration = {calibrate};" if offline is None else
-        f"  static constexpr {offline[0]} calibration{offline[1]};",
+        *([f"  static constexpr auto calibration = {calibrate};"] if offline is None else
+          as_laid_out(f"  static constexpr {offline[0]} calibration{offline[1]};")),
         f"  template <class X8{m8_type}{', ' + pack if masks else ''}>",
         f"  constexpr auto int8(const X8& x8{m8_param}{params}) const noexcept {{",
         f"    return {run};",
@@ -815,6 +815,12 @@ def q8_offline():
         sys.path.insert(0, here)
     import cxmat_q8
     return cxmat_q8
+
+
+def as_laid_out(text):
+    """An offline calibration's initializer as cxmat_q8 lays it out (a matrix row per line), kept from
+    clang-format, which would take seconds to reflow a large layer's."""
+    return ["// clang-format off", text, "// clang-format on"]
 
 
 def offline(args):
@@ -1171,7 +1177,7 @@ def q8_stack(h, args, what, count, has_norm, shape, decoder, tensors):
     if offline(args):
         for k in range(count):
             cal, ctype, init = q8_layer_calibration(args, f"layers.{k}.", tensors, xs, ms, e, dff, decoder)
-            h.after.append(f"inline constexpr {ctype} layer_{k}{init};")
+            h.after += as_laid_out(f"inline constexpr {ctype} layer_{k}{init};")
             xs = cal["outputs"]
     else:
         q8_stack_compiler(h, args, count, decoder)

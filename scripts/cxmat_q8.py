@@ -623,9 +623,10 @@ def _ints(values):
 
 
 def _matrix(a):
+    """A matrix's initializer, a row per line."""
     a = np.asarray(a)
     a = a.reshape(1, -1) if a.ndim == 1 else a
-    return "{{" + ", ".join(_ints(row) for row in a) + "}}"
+    return "{{" + ",\n".join(_ints(row) for row in a) + "}}"
 
 
 def _req(r):
