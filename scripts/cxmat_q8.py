@@ -686,7 +686,11 @@ def layer_text(m):
 STATUS_OK = "cxmat::q8::calibration_status::ok, cxmat::q8::calibration_tensor::none, 0, 0, 0"
 
 
+REPORT_CAPACITY = 40  # calibration_report::capacity: later tensors are not reported
+
+
 def report_text(report):
+    report = report[:REPORT_CAPACITY]
     entries = ", ".join(f"{{cxmat::q8::calibration_tensor::{e[0]}, {_double(e[1])}, {_double(e[2])}, "
                         f"{_double(e[3])}, {int(e[4])}, {_double(e[5])}, {int(e[6])}}}" for e in report)
     return f"{{{{{entries}}}, {len(report)}}}"
