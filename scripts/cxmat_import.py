@@ -3,7 +3,7 @@
 
     python3 scripts/cxmat_import.py FILE --module MODULE [--heads H] [--activation relu|gelu|gelu_tanh|silu]
         [--norm-first | --post-norm] [--eps E] [--prefix KEY_PREFIX] [--dims NAMESPACE] [--dim NAME=NEW] --name NAME
-        [--type float|double|q8|f16|bf16 [--calibration INPUTS.npz]] -o OUT.hpp
+        [--type float|double|q8|f16|bf16 [--calibration INPUTS.npz [--calibrate offline|compiler]]] -o OUT.hpp
 
 FILE is a state_dict saved with torch.save (.pt, .pth, .bin), a .safetensors file or a numpy
 .npz archive. It is read with Python's standard library and numpy only: a .pt file is a zip
@@ -41,11 +41,16 @@ the bytes of float, widened exactly to float where used.
 
 --type q8 writes cxmat::q8's int8 module of multihead_attention (self-attention), linear,
 encoder_layer, decoder_layer or a stack, encoder or decoder (each layer calibrated on the float
-layers' outputs before it, so the int8 layers chain), calibrated by the compiler (cxmat::q8::calibrate, TFLite's
-post-training quantization) on the representative inputs of --calibration (one array, B x n x the
-input width; for decoder_layer the arrays 'x', B x n x d_model, and 'memory', B x s x d_model,
-item b of each a pair); for linear and the layers the float module stays in the header as
-NAME_float.
+layers' outputs before it, so the int8 layers chain), calibrated (TFLite's post-training
+quantization) on the representative inputs of --calibration (one array, B x n x the input width;
+for decoder_layer the arrays 'x', B x n x d_model, and 'memory', B x s x d_model, item b of each a
+pair); for linear and the layers the float module stays in the header as NAME_float. --calibrate
+offline (the default) calibrates here, in numpy float64 with cxmat::q8::calibrate's arithmetic
+(scripts/cxmat_q8.py), and writes the int8 module as constants, so a layer of any size compiles
+under the compilers' default constexpr limits; --calibrate compiler writes the call of
+cxmat::q8::calibrate instead, which the compiler evaluates (its cost grows with the layer and the
+calibration set). Both give the header the same interface (NAME::calibration with the module, its
+input and output quantizations and its calibration report).
 
 PyTorch's conventions are converted here, once: an out x in weight becomes the in x out matrix
 that multiplies rows from the right (x·W), in_proj_weight is split into W_q, W_k and W_v (rows
@@ -675,7 +680,7 @@ def module_multihead_attention_q8(h, tensors, args):
         raise ImportError_(f"tensor '{args.prefix}q_proj_weight': --type q8 needs self-attention (kdim = vdim = "
                            "embed_dim, one in_proj_weight)")
     check_keys(tensors, attention_keys("", has_bias), [], "nn.MultiheadAttention", args.prefix)
-    calibration_inputs(h, args, e, "d_model")
+    xs = calibration_inputs(h, args, e, "d_model")
     h.includes |= {"cxmat/quantized/attention.hpp"}
     wq, wk, wv, wo = (idents[0], idents[1], idents[2], idents[-2 if has_bias else -1])
     biases = ""
@@ -684,9 +689,17 @@ def module_multihead_attention_q8(h, tensors, args):
         biases = (f", cxmat::query_bias({idents[3]}), cxmat::key_bias({idents[4]}), cxmat::value_bias({idents[5]}), "
                   f"cxmat::output_bias({idents[7]})")
     w = f"{args.name}_weights::"
+    constants = None
+    if offline(args):
+        q8 = q8_offline()
+        c = calibrated(args, "", q8.calibrate_attention, xs, None, float_attention(tensors, args, "", has_bias),
+                       args.heads, False, attention_module=True)
+        d = e // args.heads
+        constants = (f"cxmat::q8::calibration<cxmat::q8::attention_layer<{e}, {args.heads}, {d}, {d}, {e}, false>>",
+                     q8.attention_calibration_text(c))
     q8_module(h, args, f"nn.MultiheadAttention({e}, {args.heads}) from {os.path.basename(h.source)}",
               f"cxmat::q8::calibrate<{args.heads}>({w}calibration_inputs, {wq}, {wk}, {wv}, {wo}{biases})",
-              "cxmat::q8::multi_head_attention(x8, calibration.layer, masks...)")
+              "cxmat::q8::multi_head_attention(x8, calibration.layer, masks...)", offline=constants)
 
 
 def start_q8(h, args, dim_name):
@@ -734,6 +747,7 @@ def calibration_pairs(h, args, width):
         items = ", ".join(matrix_text(m, "double") for m in a)
         h.values += [f"// {b} representative {what} of {n} {rows} from {name} ('{key}'), for calibration",
                      f"inline constexpr cxmat::batch<double, {b}, {n}, {h.ref('d_model')}> {ident}{{{{{items}}}}};"]
+    return xs, ms
 
 
 def calibration_inputs(h, args, width, dim_name):
@@ -753,12 +767,14 @@ def calibration_inputs(h, args, width, dim_name):
     h.values += [f"// {b} representative inputs of {n} tokens from {os.path.basename(args.calibration)} ('{key}'), "
                  "for calibration",
                  f"inline constexpr cxmat::batch<double, {b}, {n}, {h.ref(dim_name)}> calibration_inputs{{{{{items}}}}};"]
+    return xs
 
 
-def q8_module(h, args, what, calibrate, run, masks=True, memory=False):
-    """The struct NAME_module of an int8 module calibrated by the compiler: `calibration` (the
-    expression calibrate), int8(x8[, memory8][, masks...]) = run, and (x[, memory][, masks...]) in
-    float around it (the memory quantized with calibration.memory)."""
+def q8_module(h, args, what, calibrate, run, masks=True, memory=False, offline=None):
+    """The struct NAME_module of an int8 module: `calibration` (the expression calibrate, which the
+    compiler evaluates, or with offline = (type, initializer) the constant the importer calibrated),
+    int8(x8[, memory8][, masks...]) = run, and (x[, memory][, masks...]) in float around it (the
+    memory quantized with calibration.memory)."""
     pack, params, args_ = ("class... O", ", const O&... masks", ", masks...") if masks else ("", "", "")
     m8_type, m8_param, m8_arg = (", class M8", ", const M8& memory8", ", memory8") if memory else ("", "", "")
     m_type, m_param = (", class M", ", const M& memory") if memory else ("", "")
@@ -766,13 +782,14 @@ def q8_module(h, args, what, calibrate, run, masks=True, memory=False):
     holds = "the layer and the quantization of its input, memory and output" if memory else \
         "the layer and the quantization of its input and output"
     h.after += [
-        f"/// {what} as cxmat::q8's int8 layer, calibrated by the compiler on",
+        f"/// {what} as cxmat::q8's int8 layer, calibrated {CALIBRATED_BY[offline is not None]} on",
         f"/// {os.path.basename(args.calibration)} (TFLite's post-training quantization). `calibration` holds "
         f"{holds};",
         f"/// int8(x8{m8_arg}{args_}) is the int8 layer, (x{', memory' if memory else ''}{args_}) quantizes, runs it "
         "and dequantizes.",
         f"struct {args.name}_module {{",
-        f"  static constexpr auto calibration = {calibrate};",
+        *([f"  static constexpr auto calibration = {calibrate};"] if offline is None else
+          as_laid_out(f"  static constexpr {offline[0]} calibration{offline[1]};")),
         f"  template <class X8{m8_type}{', ' + pack if masks else ''}>",
         f"  constexpr auto int8(const X8& x8{m8_param}{params}) const noexcept {{",
         f"    return {run};",
@@ -785,6 +802,111 @@ def q8_module(h, args, what, calibrate, run, masks=True, memory=False):
         "};",
         f"inline constexpr {args.name}_module {args.name}{{}};",
     ]
+
+
+CALIBRATED_BY = {False: "by the compiler", True: "offline by the importer (scripts/cxmat_q8.py)"}
+CALIBRATED_MODULES = ("multihead_attention", "linear", "encoder_layer", "decoder_layer", "encoder", "decoder")
+
+
+def q8_offline():
+    """scripts/cxmat_q8.py, the offline calibration of --type q8 (--calibrate offline)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import cxmat_q8
+    return cxmat_q8
+
+
+def as_laid_out(text):
+    """An offline calibration's initializer as cxmat_q8 lays it out (a matrix row per line), kept from
+    clang-format, which would take seconds to reflow a large layer's."""
+    return ["// clang-format off", text, "// clang-format on"]
+
+
+def offline(args):
+    return args.type == "q8" and args.calibrate == "offline"
+
+
+# The state_dict keys (after a layer's prefix) of the weights the calibration reads, by
+# calibration_tensor name: a refused weight is named by its key.
+WEIGHT_KEYS = {"linear_weight": "weight", "linear1_weight": "linear1.weight", "linear2_weight": "linear2.weight",
+               "wq": "self_attn.in_proj_weight", "wk": "self_attn.in_proj_weight", "wv": "self_attn.in_proj_weight",
+               "wo": "self_attn.out_proj.weight", "cross_wq": "multihead_attn.in_proj_weight",
+               "cross_wk": "multihead_attn.in_proj_weight", "cross_wv": "multihead_attn.in_proj_weight",
+               "cross_wo": "multihead_attn.out_proj.weight"}
+
+
+def calibrated(args, key, calibrate, *inputs, attention_module=False):
+    """calibrate(*inputs) of cxmat_q8, its refusal an error naming the tensor: a weight by its
+    state_dict key (under `key`, a stack's layer), a computed tensor by cxmat's name."""
+    q8 = q8_offline()
+    try:
+        with np.errstate(all="ignore"):  # an overflow is refused below, as the library refuses it
+            return calibrate(*inputs)
+    except q8.Refused as r:
+        if r.tensor in WEIGHT_KEYS:
+            k = WEIGHT_KEYS[r.tensor].replace("self_attn.", "") if attention_module else WEIGHT_KEYS[r.tensor]
+            raise ImportError_(f"tensor '{args.prefix}{key}{k}' (calibration_tensor::{r.tensor}): the calibration "
+                               f"refuses it ({r.status}): {r.detail}") from None
+        where = f" of layer {key[len('layers.'):-1]}" if key else ""
+        raise ImportError_(f"the calibration on {os.path.basename(args.calibration)} refuses the tensor "
+                           f"calibration_tensor::{r.tensor}{where} ({r.status}): {r.detail}") from None
+
+
+def float_attention(tensors, args, key, has_bias):
+    """An nn.MultiheadAttention's weights for cxmat_q8: w_q, w_k, w_v, w_o in x out (x·W), biases
+    (None without)."""
+    p = args.prefix + key
+    w_in = as_float64(p + "in_proj_weight", *tensors[key + "in_proj_weight"])
+    e = w_in.shape[1]
+    att = {name: w_in[i * e:(i + 1) * e].T.copy() for i, name in enumerate(("w_q", "w_k", "w_v"))}
+    att["w_o"] = as_float64(p + "out_proj.weight", *tensors[key + "out_proj.weight"]).T.copy()
+    b_in = as_float64(p + "in_proj_bias", *tensors[key + "in_proj_bias"]) if has_bias else None
+    for i, name in enumerate(("b_q", "b_k", "b_v")):
+        att[name] = b_in[i * e:(i + 1) * e] if has_bias else None
+    att["b_o"] = as_float64(p + "out_proj.bias", *tensors[key + "out_proj.bias"]) if has_bias else None
+    return att
+
+
+def float_linear(tensors, args, key):
+    w = as_float64(args.prefix + key + "weight", *tensors[key + "weight"]).T.copy()
+    b = as_float64(args.prefix + key + "bias", *tensors[key + "bias"]) if key + "bias" in tensors else \
+        np.zeros(w.shape[1])
+    return {"weight": w, "bias": b}
+
+
+def float_layer(tensors, args, key, decoder):
+    """An nn.TransformerEncoderLayer's or DecoderLayer's weights for cxmat_q8."""
+    layer = {"self_attn": float_attention(tensors, args, key + "self_attn.", True),
+             "linear1": float_linear(tensors, args, key + "linear1."),
+             "linear2": float_linear(tensors, args, key + "linear2."),
+             "activation": args.activation, "norm_first": args.norm_first}
+    if decoder:
+        layer["multihead_attn"] = float_attention(tensors, args, key + "multihead_attn.", True)
+    for n in ("norm1", "norm2", "norm3") if decoder else ("norm1", "norm2"):
+        layer[n] = {"weight": as_float64(f"{args.prefix}{key}{n}.weight", *tensors[f"{key}{n}.weight"]),
+                    "bias": as_float64(f"{args.prefix}{key}{n}.bias", *tensors[f"{key}{n}.bias"]), "eps": args.eps}
+    return layer
+
+
+def q8_layer_type(args, e, dff, decoder):
+    kind = "decoder" if decoder else "encoder"
+    return (f"cxmat::q8::{kind}_layer<{e}, {args.heads}, {dff}, cxmat::activation::{args.activation}, "
+            f"{'true' if args.norm_first else 'false'}, true>")
+
+
+def q8_layer_calibration(args, key, tensors, xs, ms, e, dff, decoder):
+    """One layer calibrated offline: (the calibration, its C++ type, its initializer)."""
+    q8 = q8_offline()
+    layer = float_layer(tensors, args, key, decoder)
+    if decoder:
+        c = calibrated(args, key, q8.calibrate_decoder, xs, ms, layer, args.heads)
+        wrapper = "decoder_calibration"
+    else:
+        c = calibrated(args, key, q8.calibrate_encoder, xs, layer, args.heads)
+        wrapper = "module_calibration"
+    return c, f"cxmat::q8::{wrapper}<{q8_layer_type(args, e, dff, decoder)}>", \
+        q8.module_calibration_text(c, q8.layer_text(c["module"]))
 
 
 def linear_weights(h, tensors, args, key, ident, in_name, out_name, bias_required):
@@ -845,12 +967,18 @@ def module_linear(h, tensors, args):
         f"{name}{{{w}, {b}}};",
     ]
     if q8:
-        calibration_inputs(h, args, in_f, "in_features")
+        xs = calibration_inputs(h, args, in_f, "in_features")
         h.includes.add("cxmat/quantized/linear.hpp")
         h.after.append("")
+        constants = None
+        if offline(args):
+            q8m = q8_offline()
+            c = calibrated(args, "", q8m.calibrate_linear, xs, float_linear(tensors, args, ""))
+            constants = (f"cxmat::q8::module_calibration<cxmat::q8::linear_module<{in_f}, {out_f}, true>>",
+                         q8m.module_calibration_text(c, q8m.linear_text(c["module"])))
         q8_module(h, args, what + " (weights per channel)",
                   f"cxmat::q8::calibrate({args.name}_weights::calibration_inputs, {name})", "calibration.module(x8)",
-                  masks=False)
+                  masks=False, offline=constants)
 
 
 def module_layer_norm(h, tensors, args):
@@ -964,7 +1092,7 @@ def module_layer(h, tensors, args):
     h.after += layer_comment(h, args, what, e, dff, call)
     h.after.append(f"inline constexpr {layer_type(h, args, decoder)} {name}{init};")
     if q8 and decoder:
-        calibration_pairs(h, args, e)
+        xs, ms = calibration_pairs(h, args, e)
         h.includes.add("cxmat/quantized/decoder_layer.hpp")
         h.after.append("")
         w = f"{args.name}_weights::"
@@ -972,15 +1100,18 @@ def module_layer(h, tensors, args):
                   f"{os.path.basename(h.source)} (weights per channel; options as the float layer takes them: "
                   "cxmat::causal, cxmat::on_memory(mask))",
                   f"cxmat::q8::calibrate({w}calibration_inputs, {w}calibration_memories, {name})",
-                  "calibration.module(x8, memory8, masks...)", memory=True)
+                  "calibration.module(x8, memory8, masks...)", memory=True,
+                  offline=q8_layer_calibration(args, "", tensors, xs, ms, e, dff, True)[1:] if offline(args) else None)
     elif q8:
-        calibration_inputs(h, args, e, "d_model")
+        xs = calibration_inputs(h, args, e, "d_model")
         h.includes.add("cxmat/quantized/encoder_layer.hpp")
         h.after.append("")
         q8_module(h, args, f"{what}(d_model={e}, nhead={args.heads}, dim_feedforward={dff}) from "
                   f"{os.path.basename(h.source)} (weights per channel; masks as the int8 attention takes them)",
                   f"cxmat::q8::calibrate({args.name}_weights::calibration_inputs, {name})",
-                  "calibration.module(x8, masks...)")
+                  "calibration.module(x8, masks...)",
+                  offline=q8_layer_calibration(args, "", tensors, xs, None, e, dff, False)[1:] if offline(args)
+                  else None)
 
 
 def module_stack(h, tensors, args):
@@ -1018,30 +1149,46 @@ def module_stack(h, tensors, args):
     h.after.append(f"inline constexpr cxmat::{kind}<{layer_type(h, args, decoder)}, {count}, "
                    f"{'true' if has_norm else 'false'}> {name}{{{{{', '.join(inits)}}}, {norm}}};")
     if q8:
-        q8_stack(h, args, what, count, has_norm, shape[0], decoder)
+        q8_stack(h, args, what, count, has_norm, shape, decoder, tensors)
 
 
-def q8_stack(h, args, what, count, has_norm, e, decoder):
+def q8_stack(h, args, what, count, has_norm, shape, decoder, tensors):
     """An nn.TransformerEncoder or nn.TransformerDecoder as int8 layers: layer k calibrated by the
     compiler (its own constant expression) on the float stack's layer k - 1 outputs (a decoder's with
     the same memories), so that its input quantization is layer k - 1's output quantization and the
     int8 layers chain without requantizing (a decoder's layers share the memory's quantization); a
-    final norm runs in float on the dequantized output."""
+    final norm runs in float on the dequantized output. Offline (--calibrate offline), layer k's
+    calibration is a constant, calibrated here on the float layers' outputs before it."""
+    e, dff = shape
     if decoder:
-        calibration_pairs(h, args, e)
+        xs, ms = calibration_pairs(h, args, e)
     else:
-        calibration_inputs(h, args, e, "d_model")
+        xs, ms = calibration_inputs(h, args, e, "d_model"), None
     h.includes |= {"cstddef", "cxmat/quantized/decoder_layer.hpp" if decoder else "cxmat/quantized/encoder_layer.hpp"}
-    c, f = f"{args.name}_calibration", f"{args.name}_float"
-    last = f"{c}::layer_{count - 1}"
-    ms, m_arg, m_param, m_type = (", memories", ", memory", ", const M& memory", ", class M") if decoder else \
-        ("", "", "", "")
+    c = f"{args.name}_calibration"
     h.after += [
         "",
         f"/// The calibration of {args.name}'s int8 layers, one constant expression each: layer_k on inputs_k, the",
         f"/// float stack's layer k - 1 outputs on {os.path.basename(args.calibration)} (TFLite's post-training "
-        "quantization, per layer).",
+        "quantization, per layer)" + (", calibrated offline by the importer (scripts/cxmat_q8.py)." if offline(args)
+                                      else "."),
         f"namespace {c} {{",
+    ]
+    if offline(args):
+        for k in range(count):
+            cal, ctype, init = q8_layer_calibration(args, f"layers.{k}.", tensors, xs, ms, e, dff, decoder)
+            h.after += as_laid_out(f"inline constexpr {ctype} layer_{k}{init};")
+            xs = cal["outputs"]
+    else:
+        q8_stack_compiler(h, args, count, decoder)
+    q8_stack_module(h, args, what, count, has_norm, decoder)
+
+
+def q8_stack_compiler(h, args, count, decoder):
+    """The stack's calibrations by the compiler: layer k on the float layer k - 1's outputs."""
+    c, f = f"{args.name}_calibration", f"{args.name}_float"
+    ms = ", memories" if decoder else ""
+    h.after += [
         f"template <class Layer, class Batch{', class Memories' if decoder else ''}>",
         f"constexpr Batch outputs(const Layer& layer, const Batch& xs{', const Memories& ms' if decoder else ''}) "
         "noexcept {",
@@ -1057,6 +1204,14 @@ def q8_stack(h, args, what, count, has_norm, e, decoder):
         if k > 0:
             h.after.append(f"inline constexpr auto inputs_{k} = outputs({f}.layers[{k - 1}], inputs_{k - 1}{ms});")
         h.after.append(f"inline constexpr auto layer_{k} = cxmat::q8::calibrate(inputs_{k}{ms}, {f}.layers[{k}]);")
+
+
+def q8_stack_module(h, args, what, count, has_norm, decoder):
+    """The stack's int8 module around the calibrations layer_0 ... (their chaining checked)."""
+    c, f = f"{args.name}_calibration", f"{args.name}_float"
+    last = f"{c}::layer_{count - 1}"
+    m_arg, m_param, m_type = (", memory", ", const M& memory", ", class M") if decoder else ("", "", "")
+    for k in range(count):
         h.after.append(f"static_assert(layer_{k}.ok(), \"{args.name}: layer {k}'s calibration refused a tensor "
                        f"(its status, tensor and report say which)\");")
         if k > 0:
@@ -1076,7 +1231,8 @@ def q8_stack(h, args, what, count, has_norm, e, decoder):
     h.after += [
         f"}}  // namespace {c}",
         f"/// {what} of {count} int8 layers (weights per channel; {options}), calibrated",
-        f"/// by the compiler; `calibration` holds the quantization of the stack's input and output ({c}::layer_k",
+        f"/// {CALIBRATED_BY[offline(args)]}; `calibration` holds the quantization of the stack's input and output "
+        f"({c}::layer_k",
         f"/// each layer's calibration and report). int8(x8{', memory8' if decoder else ''}, masks...) runs the int8 "
         f"layers; (x{m_arg}, masks...) quantizes,"
         + (" runs them, dequantizes, and applies the final norm in float." if has_norm else " runs them and "
@@ -1242,6 +1398,11 @@ def main(argv=None):
     parser.add_argument("--calibration", help="for --type q8: an .npz with one array of representative inputs, "
                         "B x n x d_model (B x n x in_features for linear); for decoder_layer two arrays, 'x' "
                         "(B x n x d_model) and 'memory' (B x s x d_model)")
+    parser.add_argument("--calibrate", choices=["offline", "compiler"],
+                        help="for --type q8 with --calibration: offline (default) calibrates in this script (numpy, "
+                        "cxmat::q8::calibrate's arithmetic) and writes the int8 module as constants, which compile "
+                        "under default constexpr limits at any size; compiler writes cxmat::q8::calibrate(...) for "
+                        "the compiler to evaluate")
     parser.add_argument("--group-size", type=int, help="for --module llama --type q8: the group of inputs that "
                         "share a scale (default: a llama2.c int8 checkpoint's own, else the largest power of two up "
                         "to 64 that divides d_model and d_ff, as llama2.c's export chooses)")
@@ -1250,6 +1411,7 @@ def main(argv=None):
     args.command_line = ["cxmat_import.py"] + [os.path.basename(a) if os.sep in a else a for a in argv]
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", args.name):
         parser.error(f"--name {args.name!r} is not a C++ identifier")
+    calibrate_given, args.calibrate = args.calibrate is not None, args.calibrate or "offline"
     args.eps_given = args.eps is not None
     if args.eps is None:
         args.eps = 1e-5
@@ -1263,6 +1425,10 @@ def main(argv=None):
         args.rename[old_name] = new_name
     TARGET["ctype"] = "float" if args.type == "float" else "double"
     try:
+        # --calibrate says who calibrates an int8 module: anything else has nothing to calibrate.
+        if calibrate_given and not (args.type == "q8" and args.module in CALIBRATED_MODULES):
+            raise ImportError_(f"--calibrate is for --type q8 of {', '.join(CALIBRATED_MODULES)} (it says who "
+                               f"calibrates the int8 module), not --type {args.type} of {args.module}")
         # The same weights make a different model with the norms elsewhere, and a state_dict does
         # not say where they were: the user says it, never a silent default.
         if args.module in NORM_PLACED:
@@ -1289,8 +1455,7 @@ def main(argv=None):
             if args.type in ("f16", "bf16"):
                 raise ImportError_(f"--type {args.type} is written for --module llama only (a 16-bit storage of "
                                    f"its weights), not {args.module}")
-            if args.type == "q8" and args.module not in ("multihead_attention", "linear", "encoder_layer",
-                                                         "decoder_layer", "encoder", "decoder"):
+            if args.type == "q8" and args.module not in CALIBRATED_MODULES:
                 raise ImportError_(f"--type q8 is written for --module multihead_attention, linear, encoder_layer, "
                                    f"decoder_layer, encoder and decoder only, not {args.module}")
             everything = read_file(args.file)

@@ -58,6 +58,18 @@ def run_importer(*args):
     subprocess.run([sys.executable, IMPORTER, *args], check=True)
 
 
+def run_q8_importer(*args):
+    """An int8 module (--type q8) imported twice: calibrated by the compiler (--calibrate compiler, as
+    NAME in NAME.hpp) and offline by the importer (--calibrate offline, as NAME_offline in
+    NAME_offline.hpp), which pytorch_modules.cpp compares member by member."""
+    run_importer(*args, "--calibrate", "compiler")
+    offline = list(args)
+    name, output = offline.index("--name") + 1, offline.index("-o") + 1
+    offline[name] += "_offline"
+    offline[output] = offline[output].replace(".hpp", "_offline.hpp")
+    run_importer(*offline, "--calibrate", "offline")
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -116,7 +128,7 @@ def main():
     np_inputs = torch.randn(16, 5, 8, dtype=torch.float64).numpy()
     import numpy as np
     np.savez(os.path.join(out, "calibration.npz"), x=np_inputs)
-    run_importer(os.path.join(out, "mha_nobias.safetensors"), "--module", "multihead_attention", "--heads", "4",
+    run_q8_importer(os.path.join(out, "mha_nobias.safetensors"), "--module", "multihead_attention", "--heads", "4",
                  "--name", "mha_q8", "--dims", "shared", "--type", "q8", "--calibration",
                  os.path.join(out, "calibration.npz"), "-o", os.path.join(out, "mha_q8.hpp"))
 
@@ -162,10 +174,10 @@ def main():
                  os.path.join(out, "encoder.hpp"))
     # The same encoder layer and nn.Linear as cxmat::q8's int8 modules, calibrated on the 16 inputs of
     # calibration.npz (x is held out).
-    run_importer(os.path.join(out, "encoder.pt"), "--module", "encoder_layer", "--heads", "2",
+    run_q8_importer(os.path.join(out, "encoder.pt"), "--module", "encoder_layer", "--heads", "2",
                  "--activation", "gelu", "--norm-first", "--name", "encoder_q8", "--dims", "shared", "--type", "q8",
                  "--calibration", os.path.join(out, "calibration.npz"), "-o", os.path.join(out, "encoder_q8.hpp"))
-    run_importer(os.path.join(out, "linear.npz"), "--module", "linear", "--name", "lin_q8", "--type", "q8",
+    run_q8_importer(os.path.join(out, "linear.npz"), "--module", "linear", "--name", "lin_q8", "--type", "q8",
                  "--calibration", os.path.join(out, "calibration.npz"), "-o", os.path.join(out, "linear_q8.hpp"))
     run_importer(os.path.join(out, "decoder.safetensors"), "--module", "decoder_layer", "--heads", "4", "--post-norm",
                  "--name", "decoder", "--dims", "shared", "--type", "double", "-o", os.path.join(out, "decoder.hpp"))
@@ -174,7 +186,7 @@ def main():
     # x and x_kv are held out).
     np.savez(os.path.join(out, "calibration_decoder.npz"), x=np_inputs,
              memory=torch.randn(16, 3, 8, dtype=torch.float64).numpy())
-    run_importer(os.path.join(out, "decoder.safetensors"), "--module", "decoder_layer", "--heads", "4", "--post-norm",
+    run_q8_importer(os.path.join(out, "decoder.safetensors"), "--module", "decoder_layer", "--heads", "4", "--post-norm",
                  "--name", "decoder_q8", "--dims", "shared", "--type", "q8", "--calibration",
                  os.path.join(out, "calibration_decoder.npz"), "-o", os.path.join(out, "decoder_q8.hpp"))
     memory_keep = [True, False, True]
@@ -214,10 +226,10 @@ def main():
                  "encoder_stack", "--dims", "stack12", "--type", "double", "-o", os.path.join(out, "encoder_stack.hpp"))
     # The stacks as int8 layers (--type q8), each layer calibrated on the 16 inputs (input / memory pairs for the
     # decoder) through the layers before it.
-    run_importer(os.path.join(out, "decoder_stack.pt"), "--module", "decoder", "--heads", "2", "--post-norm", "--name",
+    run_q8_importer(os.path.join(out, "decoder_stack.pt"), "--module", "decoder", "--heads", "2", "--post-norm", "--name",
                  "decoder_stack_q8", "--dims", "shared", "--type", "q8", "--calibration",
                  os.path.join(out, "calibration_decoder.npz"), "-o", os.path.join(out, "decoder_stack_q8.hpp"))
-    run_importer(os.path.join(out, "encoder_stack.pt"), "--module", "encoder", "--heads", "2", "--post-norm", "--name",
+    run_q8_importer(os.path.join(out, "encoder_stack.pt"), "--module", "encoder", "--heads", "2", "--post-norm", "--name",
                  "encoder_stack_q8", "--dims", "stack12", "--type", "q8", "--calibration",
                  os.path.join(out, "calibration.npz"), "-o", os.path.join(out, "encoder_stack_q8.hpp"))
     with torch.no_grad():

@@ -184,13 +184,15 @@ def without_torch():
     expect_error("q8 without calibration inputs", good, MHA + ["--type", "q8"], "--calibration")
     calib = os.path.join(TMP, "calib.npz")
     np.savez(calib, x=np.random.default_rng(3).standard_normal((4, 5, 8)))
-    expect_header("q8 of a layer with biases", good, MHA + ["--type", "q8", "--calibration", calib],
+    expect_header("q8 of a layer with biases", good, MHA + ["--type", "q8", "--calibration", calib, "--calibrate",
+                                                           "compiler"],
                   "cxmat::query_bias(m_weights::b_q)", "cxmat::key_bias(m_weights::b_k)",
                   "cxmat::value_bias(m_weights::b_v)", "cxmat::output_bias(m_weights::b_o)")
     t = mha_tensors()
     del t["in_proj_bias"], t["out_proj.bias"]
     no_bias = safetensors("nobias.safetensors", t)
-    expect_header("q8 of a layer without biases", no_bias, MHA + ["--type", "q8", "--calibration", calib],
+    expect_header("q8 of a layer without biases", no_bias, MHA + ["--type", "q8", "--calibration", calib,
+                                                                 "--calibrate", "compiler"],
                   "cxmat::q8::calibrate<2>(m_weights::calibration_inputs", "cxmat::batch<double, 4, 5, m_dims::d_model>")
     np.savez(os.path.join(TMP, "calib6.npz"), x=np.zeros((4, 5, 6)))
     expect_error("q8 calibration inputs of another width", no_bias,
@@ -205,7 +207,7 @@ def without_torch():
     lin = {"weight": (np.random.default_rng(5).standard_normal((3, 8)).astype(np.float32), "F32"),
            "bias": (np.zeros(3, np.float32), "F32")}
     expect_header("q8 of a linear layer", safetensors("lin.safetensors", lin),
-                  ["--module", "linear", "--type", "q8", "--calibration", calib],
+                  ["--module", "linear", "--type", "q8", "--calibration", calib, "--calibrate", "compiler"],
                   "cxmat::linear_module<double, m_dims::in_features, m_dims::out_features> m_float",
                   "cxmat::batch<double, 4, 5, m_dims::in_features> calibration_inputs",
                   "cxmat::q8::calibrate(m_weights::calibration_inputs, m_float)", "calibration.module(x8)")
@@ -311,15 +313,16 @@ def without_torch():
     np.savez(stack_calib, x=np.random.default_rng(4).standard_normal((4, 5, 8)))
     expect_header("q8 of an encoder stack: each layer calibrated on the float layers' outputs before it",
                   os.path.join(TMP, "stack.safetensors"),
-                  ["--module", "encoder", "--heads", "2", "--post-norm", "--type", "q8", "--calibration", stack_calib],
-                  "m_float.layers[1]", "inputs_1 = outputs(m_float.layers[0], inputs_0)",
+                  ["--module", "encoder", "--heads", "2", "--post-norm", "--type", "q8", "--calibration", stack_calib,
+                   "--calibrate", "compiler"], "m_float.layers[1]", "inputs_1 = outputs(m_float.layers[0], inputs_0)",
                   "static_assert(layer_1.input == layer_0.output", "m_float.norm(")
     del stack["layers.1.norm2.bias"]
     expect_error("encoder: a layer's key missing", safetensors("stack_missing.safetensors", stack),
                  ["--module", "encoder", "--heads", "2", "--post-norm"], "'layers.1.norm2.bias'", "missing key")
     # --type q8 of an encoder layer (biases and all): the float layer as m_float, then its int8 module.
     q8_enc = enc + ["--type", "q8", "--calibration", os.path.join(TMP, "calib.npz")]
-    expect_header("q8 of an encoder layer", safetensors("encoder.safetensors", encoder()), q8_enc,
+    expect_header("q8 of an encoder layer", safetensors("encoder.safetensors", encoder()),
+                  q8_enc + ["--calibrate", "compiler"],
                   "cxmat::encoder_layer<double, m_dims::d_model, 2, m_dims::d_ff, cxmat::activation::relu, false> "
                   "m_float", "cxmat::q8::calibrate(m_weights::calibration_inputs, m_float)",
                   "calibration.module(x8, masks...)", "#include <cxmat/quantized/encoder_layer.hpp>")
@@ -348,7 +351,7 @@ def without_torch():
     pairs = os.path.join(TMP, "pairs.npz")
     rng = np.random.default_rng(6)
     np.savez(pairs, x=rng.standard_normal((3, 4, 8)), memory=rng.standard_normal((3, 5, 8)))
-    expect_header("q8 of a decoder layer", dec_file, dec + [pairs],
+    expect_header("q8 of a decoder layer", dec_file, dec + [pairs, "--calibrate", "compiler"],
                   "cxmat::decoder_layer<double, m_dims::d_model, 2, m_dims::d_ff, cxmat::activation::relu, false> "
                   "m_float", "cxmat::batch<double, 3, 4, m_dims::d_model> calibration_inputs",
                   "cxmat::batch<double, 3, 5, m_dims::d_model> calibration_memories",
@@ -373,6 +376,64 @@ def without_torch():
     np.savez(os.path.join(TMP, "pairs_b.npz"), x=np.zeros((3, 4, 8)), memory=np.zeros((2, 5, 8)))
     expect_error("q8 decoder: fewer memories than inputs", dec_file, dec + [os.path.join(TMP, "pairs_b.npz")],
                  "tensor 'memory'", "2 memories for 3 inputs")
+    q8_offline_checks(good, dec_file, dec, pairs, enc, encoder, stack_calib)
+
+
+def q8_offline_checks(mha_file, dec_file, dec, pairs, enc, encoder, stack_calib):
+    """--calibrate offline (the default of --type q8): the calibration as constants of cxmat's types,
+    and the library's refusals, each naming the tensor (a weight by its state_dict key)."""
+    calib = os.path.join(TMP, "calib.npz")
+    lin = {"weight": (np.random.default_rng(5).standard_normal((3, 8)).astype(np.float32), "F32"),
+           "bias": (np.zeros(3, np.float32), "F32")}
+    expect_header("q8 offline: the attention's calibration as a constant", mha_file,
+                  MHA + ["--type", "q8", "--calibration", calib],
+                  "static constexpr cxmat::q8::calibration<cxmat::q8::attention_layer<8, 2, 4, 4, 8, false>> "
+                  "calibration{", "calibrated offline by the importer", "cxmat::q8::calibration_status::ok",
+                  "cxmat::q8::calibration_tensor::scores")
+    expect_header("q8 offline: a linear layer", safetensors("lin_offline.safetensors", lin),
+                  ["--module", "linear", "--type", "q8", "--calibration", calib, "--calibrate", "offline"],
+                  "static constexpr cxmat::q8::module_calibration<cxmat::q8::linear_module<8, 3, true>> calibration{",
+                  "cxmat::q8::calibration_tensor::linear_weight", "calibration.module(x8)")
+    expect_header("q8 offline: a decoder layer", dec_file, dec + [pairs],
+                  "cxmat::q8::decoder_calibration<", "cxmat::q8::decoder_layer<8, 2, 16, cxmat::activation::relu, "
+                  "false, true>>", "cxmat::q8::calibration_tensor::cross_attention_output",
+                  "cxmat::q8::quantize(memory, calibration.memory)")
+    expect_header("q8 offline: an encoder stack, each layer a constant", os.path.join(TMP, "stack.safetensors"),
+                  ["--module", "encoder", "--heads", "2", "--post-norm", "--type", "q8", "--calibration", stack_calib],
+                  "inline constexpr cxmat::q8::module_calibration<", "layer_1{",
+                  "cxmat::q8::encoder_layer<8, 2, 16, cxmat::activation::relu, false, true>>",
+                  "static_assert(layer_1.input == layer_0.output")
+    expect_error("--calibrate without --type q8", mha_file, MHA + ["--type", "double", "--calibrate", "offline"],
+                 "--calibrate is for --type q8 of multihead_attention", "not --type double of multihead_attention")
+    # The refusals of q8::calibrate (calibration_status), before anything is written.
+    zero = {"weight": (np.zeros((3, 8), np.float32), "F32"), "bias": (np.zeros(3, np.float32), "F32")}
+    expect_error("q8 offline: a computed tensor of zero width", safetensors("lin_zero.safetensors", zero),
+                 ["--module", "linear", "--type", "q8", "--calibration", calib], "calibration_tensor::output",
+                 "zero_width_range", "every calibration value is 0.0")
+    outlier = {"weight": (np.random.default_rng(7).uniform(0.5, 1.0, (3, 8)).astype(np.float32), "F32"),
+               "bias": (np.zeros(3, np.float32), "F32")}
+    outlier["weight"][0][1, 4] = 100.0  # 100 times the next largest magnitude (1.0 at most): dominated
+    expect_error("q8 offline: a weight dominated by one value", safetensors("lin_outlier.safetensors", outlier),
+                 ["--module", "linear", "--type", "q8", "--calibration", calib], "tensor 'weight'",
+                 "calibration_tensor::linear_weight", "dominated_range", "more than 64 times")
+    outlier["weight"][0][1, 4] = 60.0  # within the rule (60 <= 64 times the next): calibrated
+    expect_header("q8 offline: a weight just within the dominance rule", safetensors("lin_60.safetensors", outlier),
+                  ["--module", "linear", "--type", "q8", "--calibration", calib], "calibration{")
+    spike = np.random.default_rng(8).uniform(-1.0, 1.0, (4, 5, 8))
+    spike[2, 3, 1] = 1000.0
+    np.savez(os.path.join(TMP, "calib_spike.npz"), x=spike)
+    expect_error("q8 offline: inputs dominated by one value", mha_file,
+                 MHA + ["--type", "q8", "--calibration", os.path.join(TMP, "calib_spike.npz")],
+                 "calibration_tensor::input (dominated_range)", "calib_spike.npz")
+    np.savez(os.path.join(TMP, "calib_huge.npz"), x=np.random.default_rng(9).uniform(1e200, 2e200, (4, 5, 8)))
+    expect_error("q8 offline: a computed tensor leaving double's range", mha_file,
+                 MHA + ["--type", "q8", "--calibration", os.path.join(TMP, "calib_huge.npz")],
+                 "calibration_tensor::scores (non_finite_range)")
+    encoder_outlier = safetensors("enc_outlier.safetensors", {**encoder(), "linear1.weight": (
+        np.where(np.arange(128).reshape(16, 8) == 5, 500.0, 1.0).astype(np.float32), "F32")})
+    expect_error("q8 offline: a layer's weight named by its key", encoder_outlier,
+                 enc + ["--type", "q8", "--calibration", calib], "tensor 'linear1.weight'",
+                 "calibration_tensor::linear1_weight", "dominated_range")
 
 
 def with_torch(torch):
