@@ -782,7 +782,7 @@ def q8_module(h, args, what, calibrate, run, masks=True, memory=False, offline=N
     holds = "the layer and the quantization of its input, memory and output" if memory else \
         "the layer and the quantization of its input and output"
     h.after += [
-        f"/// {what} as cxmat::q8's int8 layer, calibrated {CALIBRATED_BY[offline is not None]} on",
+        f"/// {what} as cxmat::q8's int8 layer, calibrated {calibrated_by(offline is not None)} on",
         f"/// {os.path.basename(args.calibration)} (TFLite's post-training quantization). `calibration` holds "
         f"{holds};",
         f"/// int8(x8{m8_arg}{args_}) is the int8 layer, (x{', memory' if memory else ''}{args_}) quantizes, runs it "
@@ -805,6 +805,13 @@ def q8_module(h, args, what, calibrate, run, masks=True, memory=False, offline=N
 
 
 CALIBRATED_BY = {False: "by the compiler", True: "offline by the importer (scripts/cxmat_q8.py)"}
+
+
+def calibrated_by(is_offline):
+    """Who calibrated, for the header's comments (with --clip, how the ranges were chosen)."""
+    clipping = q8_offline().CLIPPING if is_offline else None
+    return CALIBRATED_BY[is_offline] + ("" if clipping is None else
+                                        f", activation ranges clipped (--clip {q8_offline().clipping_text()})")
 CALIBRATED_MODULES = ("multihead_attention", "linear", "encoder_layer", "decoder_layer", "encoder", "decoder")
 
 
@@ -1231,7 +1238,7 @@ def q8_stack_module(h, args, what, count, has_norm, decoder):
     h.after += [
         f"}}  // namespace {c}",
         f"/// {what} of {count} int8 layers (weights per channel; {options}), calibrated",
-        f"/// {CALIBRATED_BY[offline(args)]}; `calibration` holds the quantization of the stack's input and output "
+        f"/// {calibrated_by(offline(args))}; `calibration` holds the quantization of the stack's input and output "
         f"({c}::layer_k",
         f"/// each layer's calibration and report). int8(x8{', memory8' if decoder else ''}, masks...) runs the int8 "
         f"layers; (x{m_arg}, masks...) quantizes,"
@@ -1403,6 +1410,10 @@ def main(argv=None):
                         "cxmat::q8::calibrate's arithmetic) and writes the int8 module as constants, which compile "
                         "under default constexpr limits at any size; compiler writes cxmat::q8::calibrate(...) for "
                         "the compiler to evaluate")
+    parser.add_argument("--clip", help="for --type q8 calibrated offline: how each activation tensor's range is "
+                        "chosen from its calibration values: minmax (default, q8::calibrate's rule), percentile:P "
+                        "(the (100-P)-th and P-th percentiles, e.g. percentile:99.99) or mse (the range whose int8 "
+                        "quantization of the values has the least mean squared error); weights are never clipped")
     parser.add_argument("--group-size", type=int, help="for --module llama --type q8: the group of inputs that "
                         "share a scale (default: a llama2.c int8 checkpoint's own, else the largest power of two up "
                         "to 64 that divides d_model and d_ff, as llama2.c's export chooses)")
@@ -1412,6 +1423,7 @@ def main(argv=None):
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", args.name):
         parser.error(f"--name {args.name!r} is not a C++ identifier")
     calibrate_given, args.calibrate = args.calibrate is not None, args.calibrate or "offline"
+    q8_offline().CLIPPING = None  # min/max unless --clip says otherwise (main may run more than once)
     args.eps_given = args.eps is not None
     if args.eps is None:
         args.eps = 1e-5
@@ -1429,6 +1441,19 @@ def main(argv=None):
         if calibrate_given and not (args.type == "q8" and args.module in CALIBRATED_MODULES):
             raise ImportError_(f"--calibrate is for --type q8 of {', '.join(CALIBRATED_MODULES)} (it says who "
                                f"calibrates the int8 module), not --type {args.type} of {args.module}")
+        # --clip chooses the activations' ranges of the offline calibration (numpy has every value);
+        # the compiler's calibration is min/max only.
+        if args.clip is not None:
+            if not offline(args) or args.module not in CALIBRATED_MODULES:
+                raise ImportError_(f"--clip is for --type q8 calibrated offline (--calibrate offline) of "
+                                   f"{', '.join(CALIBRATED_MODULES)}, not --type {args.type} of {args.module}"
+                                   + (" calibrated by the compiler" if args.type == "q8" and
+                                      args.calibrate == "compiler" else ""))
+            q8m = q8_offline()
+            try:
+                q8m.CLIPPING = q8m.parse_clipping(args.clip)
+            except ValueError as e:
+                raise ImportError_(str(e)) from None
         # The same weights make a different model with the norms elsewhere, and a state_dict does
         # not say where they were: the user says it, never a silent default.
         if args.module in NORM_PLACED:

@@ -16,6 +16,7 @@ pass sums in the library's order, but exp, erf and the float attention's own ord
 from the library's in the last bits, so an observed range can differ by about 1e-16 relative;
 a parameter then changes only where it lies exactly on a rounding boundary.
 """
+import fractions
 import math
 
 import numpy as np
@@ -142,13 +143,76 @@ def make_add_params(in1, in2, out):
 # ------------------------------------------------------------------------------------------------
 
 
+# ------------------------------------------------------------------------------------------------
+# Clipping of the activations' ranges (the importer's --clip; the library calibrates min/max only)
+# ------------------------------------------------------------------------------------------------
+
+# None: min/max (q8::calibrate's rule). ("percentile", p): each activation tensor's range is
+# [P_(100-p), P_p], order statistics of its calibration values. ("mse",): the range [a·min, a·max]
+# whose int8 quantization of the calibration values has the least mean squared error, a among
+# MSE_FACTORS. Weights are never clipped.
+CLIPPING = None
+MSE_FACTORS = [1.0 - k / 128.0 for k in range(0, 127)]  # 1, 127/128, ..., 2/128
+
+
+def parse_clipping(text):
+    """--clip's value: 'minmax', 'percentile:P' (50 < P < 100) or 'mse'."""
+    if text in (None, "minmax"):
+        return None
+    if text == "mse":
+        return ("mse",)
+    if text.startswith("percentile:"):
+        try:
+            p = fractions.Fraction(text.split(":", 1)[1])  # exact: 99.9 is 999/10, not a binary fraction
+        except (ValueError, ZeroDivisionError):
+            p = None
+        if p is not None and 50 < p < 100:
+            return ("percentile", p)
+    raise ValueError(f"--clip {text!r}: expected minmax, percentile:P with 50 < P < 100 (e.g. percentile:99.99) "
+                     "or mse")
+
+
+def percentile_range(v, p):
+    """The (100 - p)-th and p-th percentiles of the values v as order statistics (no interpolation):
+    sorted[floor(q·(n - 1))] for the low end, q = (100 - p) / 100, and sorted[ceil(q·(n - 1))] for the
+    high end, q = p / 100, so that each end is a calibration value and at most about (100 - p) %
+    of the values lie beyond it."""
+    p = fractions.Fraction(p)  # exact ranks (a float 99.9 would round 0.1 % of 1000 down to 0)
+    s = np.sort(np.asarray(v, dtype=np.float64).ravel())
+    n = s.size
+    lo = s[math.floor((100 - p) / 100 * (n - 1))]
+    hi = s[math.ceil(p / 100 * (n - 1))]
+    return float(lo), float(hi)
+
+
+def quantization_mse(v, q):
+    """The mean squared error of the values v quantized with q and read back (quantize, then
+    scale·(x - zero point))."""
+    back = q[0] * (quantize(v, q) - q[1]).astype(np.float64)
+    return float(np.mean((np.asarray(v, dtype=np.float64) - back) ** 2))
+
+
+def mse_range(v, lo, hi):
+    """[a·lo, a·hi] for the factor a of MSE_FACTORS whose quantization of v has the least mean
+    squared error (the first, i.e. the widest, of equal ones)."""
+    best, best_error = (lo, hi), None
+    for a in MSE_FACTORS:
+        q = choose_quantization(a * lo, a * hi)
+        e = quantization_mse(v, q)
+        if best_error is None or e < best_error:
+            best, best_error = (a * lo, a * hi), e
+    return best
+
+
 class Range:
     """detail::range: min, max and the two largest magnitudes (a repeated value fills both) of every
-    value observed."""
+    value observed; with CLIPPING, also the values themselves, for the clipped range."""
 
     def __init__(self):
         self.lo, self.hi, self.first, self.second, self.count = DBL_MAX, -DBL_MAX, 0.0, 0.0, 0
         self.nan = False
+        self.values = [] if CLIPPING else None
+        self.clip = None  # clipped()'s range, once computed
 
     def add(self, values):
         v = np.asarray(values, dtype=np.float64).ravel()
@@ -161,6 +225,9 @@ class Range:
             if v.size == 0:
                 return self
         self.lo, self.hi = min(self.lo, float(v.min())), max(self.hi, float(v.max()))
+        if self.values is not None:
+            self.values.append(v)
+            self.clip = None
         a = np.abs(v)
         top = np.sort(np.concatenate([a if a.size <= 2 else np.partition(a, a.size - 2)[-2:],
                                       [self.first, self.second]]))
@@ -181,11 +248,33 @@ class Range:
         if self.lo == self.hi:
             raise Refused("zero_width_range", tensor, f"every calibration value is {self.lo!r} (a range of zero "
                           "width)")
+        if self.values is not None:
+            # Clipped: one outlier no longer sets the range, so the dominance rule does not apply; a
+            # clipped range of zero width (most values equal) is refused as one.
+            lo, hi = self.clipped()
+            if lo == hi:
+                raise Refused("zero_width_range", tensor, f"the clipped range is [{lo!r}, {hi!r}] (--clip "
+                              f"{clipping_text()}: most calibration values are equal)")
+            return
         if dominates(self.first, self.second):
             raise Refused("dominated_range", tensor, dominated_text(self.first, self.second))
 
+    def clipped(self):
+        """The range the quantization covers: [lo, hi], or CLIPPING's (computed once, after the last add)."""
+        if self.values is None or self.count == 0:
+            return self.lo, self.hi
+        if self.clip is None:
+            v = np.concatenate(self.values)
+            self.clip = percentile_range(v, CLIPPING[1]) if CLIPPING[0] == "percentile" else mse_range(v, self.lo,
+                                                                                                        self.hi)
+        return self.clip
+
     def asymmetric(self):
-        return (1.0, 0) if self.count == 0 else choose_quantization(self.lo, self.hi)
+        return (1.0, 0) if self.count == 0 else choose_quantization(*self.clipped())
+
+
+def clipping_text():
+    return "minmax" if CLIPPING is None else ("mse" if CLIPPING[0] == "mse" else f"percentile:{float(CLIPPING[1]):g}")
 
 
 def dominates(first, second):

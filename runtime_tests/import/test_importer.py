@@ -8,6 +8,7 @@ not need it run and the test is reported skipped (exit status 77).
 import contextlib
 import io
 import json
+import math
 import os
 import pickle
 import runpy
@@ -429,11 +430,95 @@ def q8_offline_checks(mha_file, dec_file, dec, pairs, enc, encoder, stack_calib)
     expect_error("q8 offline: a computed tensor leaving double's range", mha_file,
                  MHA + ["--type", "q8", "--calibration", os.path.join(TMP, "calib_huge.npz")],
                  "calibration_tensor::scores (non_finite_range)")
+    clipping_checks(mha_file, calib)
     encoder_outlier = safetensors("enc_outlier.safetensors", {**encoder(), "linear1.weight": (
         np.where(np.arange(128).reshape(16, 8) == 5, 500.0, 1.0).astype(np.float32), "F32")})
     expect_error("q8 offline: a layer's weight named by its key", encoder_outlier,
                  enc + ["--type", "q8", "--calibration", calib], "tensor 'linear1.weight'",
                  "calibration_tensor::linear1_weight", "dominated_range")
+
+
+def clipping_checks(mha_file, calib):
+    """--clip: the percentile and MSE ranges against plain implementations of their documented
+    formulas, and the option's wiring and refusals."""
+    global checks
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+    import cxmat_q8
+    # Percentiles as order statistics, by hand: the values 0..1000 in a shuffled order.
+    v = np.random.default_rng(3).permutation(np.arange(1001.0))
+    for p, want in (("99", (10.0, 990.0)), ("99.9", (1.0, 999.0)), ("90", (100.0, 900.0)), ("99.95", (0.0, 1000.0))):
+        checks += 1
+        got = cxmat_q8.percentile_range(v, cxmat_q8.parse_clipping(f"percentile:{p}")[1])
+        if got != want:
+            failures.append(f"percentile_range(0..1000, {p}) = {got}, expected {want}")
+
+    # MSE: the factor a of 1 - k/128 (k = 0..126) whose quantization of the values has the least mean
+    # squared error, the widest of equal ones; here by plain Python arithmetic (TFLite's
+    # ChooseQuantizationParams and round half away from zero, one value at a time).
+    def plain_quantization(lo, hi):
+        lo, hi = min(lo, 0.0), max(hi, 0.0)
+        scale = (hi - lo) / 255.0
+        zp = -128.0 - lo / scale if 128.0 + abs(lo) / scale < 127.0 + abs(hi) / scale else 127.0 - hi / scale
+        zp = max(-128.0, min(127.0, zp))
+        return scale, int(math.copysign(math.floor(abs(zp) + 0.5), zp))
+
+    def plain_mse(values, q):
+        total = 0.0
+        for x in values:
+            r = x / q[0]
+            k = int(math.copysign(math.floor(abs(r) + 0.5), r)) + q[1]
+            total += (x - q[0] * (max(-128, min(127, k)) - q[1])) ** 2
+        return total / len(values)
+
+    rng = np.random.default_rng(4)
+    for name, values in (("normal, one outlier", np.append(rng.standard_normal(400), 40.0)),
+                         ("uniform", rng.uniform(-1.0, 3.0, 300)),
+                         ("heavy tails", rng.standard_t(2, 400))):
+        lo, hi = float(values.min()), float(values.max())
+        errors = [(plain_mse(values.tolist(), plain_quantization((1 - k / 128) * lo, (1 - k / 128) * hi)), k)
+                  for k in range(127)]
+        best = min(errors)[1]
+        want = ((1 - best / 128) * lo, (1 - best / 128) * hi)
+        checks += 1
+        got = cxmat_q8.mse_range(values, lo, hi)
+        if got != want:
+            failures.append(f"mse_range({name}) = {got}, expected {want} (factor {1 - best / 128})")
+    # Heavy tails: 20000 values of Student's t with 2 degrees of freedom, whose largest is far out:
+    # the MSE range clips.
+    t = rng.standard_t(2, 20000)
+    checks += 1
+    if not cxmat_q8.mse_range(t, float(t.min()), float(t.max()))[1] < float(t.max()):
+        failures.append("mse_range did not clip the far tail of 20000 values of Student's t (2 degrees of freedom)")
+
+    # The wiring: inputs that one value dominates are refused with min/max (above) and calibrated
+    # with the range clipped; the input's scale is the clipped range's ((P99 - P1) / 255, both ends
+    # order statistics of the inputs, the range containing 0).
+    spike = np.load(os.path.join(TMP, "calib_spike.npz"))["x"]
+    s = np.sort(spike.ravel())
+    lo, hi = s[int(math.floor(0.01 * (s.size - 1)))], s[int(math.ceil(0.99 * (s.size - 1)))]
+    scale = (max(hi, 0.0) - min(lo, 0.0)) / 255.0
+    expect_header("q8 offline --clip percentile:99: an input outlier clipped, not refused", mha_file,
+                  MHA + ["--type", "q8", "--calibration", os.path.join(TMP, "calib_spike.npz"), "--clip",
+                         "percentile:99"],
+                  "activation ranges clipped (--clip percentile:99)", f"calibration{{{{{{{{{{{{",
+                  f"{{{repr(float(scale))}, ")
+    expect_header("q8 offline --clip mse", mha_file,
+                  MHA + ["--type", "q8", "--calibration", os.path.join(TMP, "calib_spike.npz"), "--clip", "mse"],
+                  "activation ranges clipped (--clip mse)")
+    header = expect_header("q8 offline --clip minmax: q8::calibrate's rule", mha_file,
+                           MHA + ["--type", "q8", "--calibration", calib, "--clip", "minmax"],
+                           "calibrated offline by the importer")
+    checks += 1
+    if header is not None and "clipped" in header:
+        failures.append("--clip minmax: the header says its ranges were clipped")
+    expect_error("--clip with the compiler's calibration", mha_file,
+                 MHA + ["--type", "q8", "--calibration", calib, "--calibrate", "compiler", "--clip", "mse"],
+                 "--clip is for --type q8 calibrated offline", "calibrated by the compiler")
+    expect_error("--clip without --type q8", mha_file, MHA + ["--type", "double", "--clip", "mse"],
+                 "--clip is for --type q8 calibrated offline")
+    for bad in ("percentile:100", "percentile:40", "percentile:x", "max"):
+        expect_error(f"--clip {bad}", mha_file, MHA + ["--type", "q8", "--calibration", calib, "--clip", bad],
+                     f"--clip {bad!r}: expected minmax, percentile:P")
 
 
 def with_torch(torch):
