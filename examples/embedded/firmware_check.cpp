@@ -521,6 +521,7 @@ int main(int argc, char** argv) {
   if (wanted == layers::encoder_layer::name) return check<layers::encoder_layer>(fw);
   if (wanted == layers::q8_self_attention::name) return check_q8<layers::q8_self_attention>(fw);
   if (wanted == layers::q8_worksheet_004::name) return check_q8<layers::q8_worksheet_004>(fw);
+  if (wanted == layers::q8_products::name) return check_q8<layers::q8_products>(fw);
 #if CXMAT_EMBEDDED_LM_ADDER
   if (wanted == layers::lm_adder_q8::name) return check_generations<layers::lm_adder_q8>(fw);
 #endif

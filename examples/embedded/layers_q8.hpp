@@ -72,4 +72,52 @@ struct q8_worksheet_004 {
   static output run(const input& x) noexcept { return cxmat::q8::multi_head_attention(x, layer); }
 };
 
+/// int8 values spread over the whole range, -128 included: input_value(seed, i, j) · 128, truncated.
+template <class M>
+constexpr M hashed_int8(std::uint32_t seed) noexcept {
+  M m{};
+  for (std::size_t i = 0; i < M::rows; ++i) {
+    for (std::size_t j = 0; j < M::cols; ++j) m(i, j) = static_cast<std::int8_t>(input_value(seed, i, j) * 128.0f);
+  }
+  return m;
+}
+
+/// The int8 products on their own, at the shapes a vector kernel must get right: depth 48 (whole
+/// blocks of 16 only), 33 (two blocks and a rest of 1) and 7 (a rest only), with 5, 7 and 3 output
+/// columns (groups of four and a rest), negative and positive zero points on both sides, with
+/// and without a bias. The three results side by side, 5 x 15.
+struct q8_products {
+  static constexpr const char* name = "q8_products";
+  using input = cxmat::matrix<std::int8_t, 5, 48>;
+  using output = cxmat::matrix<std::int8_t, 5, 15>;
+  static constexpr auto w48 = hashed_int8<cxmat::matrix<std::int8_t, 5, 48>>(41);
+  static constexpr auto w33 = hashed_int8<cxmat::matrix<std::int8_t, 7, 33>>(42);
+  static constexpr auto w7 = hashed_int8<cxmat::matrix<std::int8_t, 3, 7>>(43);
+  static constexpr cxmat::matrix<std::int32_t, 1, 7> b33{{{-20000, 7, 15000, -3, 0, 40000, -91}}};
+  // lhs_offset and rhs_offset are the negated zero points (an input zero point of -93, weight
+  // zero points of -7, 12 and 0), then the output's, the requantizer and the clamp.
+  static constexpr cxmat::q8::matmul_params p48{93, 7, -5, {1518500250, -11}, -128, 127};
+  static constexpr cxmat::q8::matmul_params p33{-17, -12, 9, {1200000000, -11}, -100, 120};
+  static constexpr cxmat::q8::matmul_params p7{128, 0, 0, {2000000000, -8}, -128, 127};
+  static constexpr input make_input() noexcept { return hashed_int8<input>(1); }
+  static output run(const input& x) noexcept {
+    cxmat::matrix<std::int8_t, 5, 33> x33;
+    cxmat::matrix<std::int8_t, 5, 7> x7;
+    for (std::size_t i = 0; i < 5; ++i) {
+      for (std::size_t k = 0; k < 33; ++k) x33(i, k) = x(i, k + 11);
+      for (std::size_t k = 0; k < 7; ++k) x7(i, k) = x(i, k);
+    }
+    const auto y48 = cxmat::q8::matmul_transposed(x, w48, p48);
+    const auto y33 = cxmat::q8::matmul_transposed(x33, w33, b33, p33);
+    const auto y7 = cxmat::q8::matmul_transposed(x7, w7, p7);
+    output y;
+    for (std::size_t i = 0; i < 5; ++i) {
+      for (std::size_t j = 0; j < 5; ++j) y(i, j) = y48(i, j);
+      for (std::size_t j = 0; j < 7; ++j) y(i, 5 + j) = y33(i, j);
+      for (std::size_t j = 0; j < 3; ++j) y(i, 12 + j) = y7(i, j);
+    }
+    return y;
+  }
+};
+
 }  // namespace layers

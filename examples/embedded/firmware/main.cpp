@@ -17,7 +17,7 @@
 #include <cxmat/core/matrix.hpp>
 
 #include "layers.hpp"
-#if CXMAT_EMBEDDED_STEP == 5 || CXMAT_EMBEDDED_STEP == 6
+#if CXMAT_EMBEDDED_STEP == 5 || CXMAT_EMBEDDED_STEP == 6 || CXMAT_EMBEDDED_STEP == 12
 #include "layers_q8.hpp"
 #endif
 #if CXMAT_EMBEDDED_STEP == 9
@@ -42,6 +42,7 @@
 #define CXMAT_STEP_SORT_DIGITS 9      // a whole trained model: sequences in, sequences out (layers_sort.hpp)
 #define CXMAT_STEP_SORT_DIGITS_Q8 10  // the same model in int8, calibrated by the compiler (layers_sort_q8.hpp)
 #define CXMAT_STEP_LM_ADDER_Q8 11     // a language model in int8 generating over its cache (layers_lm.hpp)
+#define CXMAT_STEP_Q8_PRODUCTS 12     // int8 products at the shapes a vector kernel must get right
 #if !defined(CXMAT_EMBEDDED_STEP)
 #define CXMAT_EMBEDDED_STEP CXMAT_STEP_SELF
 #endif
@@ -60,6 +61,8 @@ using layer = layers::worksheet_004;
 using layer = layers::q8_self_attention;
 #elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_Q8_WORKSHEET_004
 using layer = layers::q8_worksheet_004;
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_Q8_PRODUCTS
+using layer = layers::q8_products;
 #elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_EXTERNAL
 #include CXMAT_EXTERNAL_LAYER
 using layer = layers::external;
