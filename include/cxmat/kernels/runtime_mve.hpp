@@ -130,5 +130,19 @@ inline std::uint32_t offset_column(const std::int8_t* b, std::size_t depth, std:
          static_cast<std::uint32_t>(depth) * ulo * static_cast<std::uint32_t>(ro) + static_cast<std::uint32_t>(bias);
 }
 
+// TFLite's requantization of four int32 sums at once, RoundingDivideByPOT(SaturatingRounding-
+// DoublingHighMul(acc, multiplier), right) lane by lane, plus the output offset, clamped to [lo,
+// hi]: VQRDMULH is the rounding doubling high multiply exactly (floor((a·b + 2^30) / 2^31),
+// INT32_MIN · INT32_MIN saturated), and a rounding shift right (VRSHL by -right, ties upward)
+// after subtracting 1 from a negative value rounds ties away from zero, as RoundingDivideByPOT
+// does (TFLite's vector kernels divide so too). neg_right holds -right, right in [0, 31].
+inline int32x4_t requantize_s32x4_mve(int32x4_t acc, int32x4_t multiplier, int32x4_t neg_right,
+                                      std::int32_t output_offset, std::int32_t lo, std::int32_t hi) noexcept {
+  const int32x4_t high = vqrdmulhq_s32(acc, multiplier);
+  const int32x4_t fixup = vshrq_n_s32(vandq_s32(high, neg_right), 31);
+  const int32x4_t v = vaddq_s32(vrshlq_s32(vqaddq_s32(high, fixup), neg_right), vdupq_n_s32(output_offset));
+  return vminq_s32(vmaxq_s32(v, vdupq_n_s32(lo)), vdupq_n_s32(hi));
+}
+
 }  // namespace cxmat::detail
 #endif

@@ -140,20 +140,37 @@ constexpr std::int8_t product_output(std::int32_t v, const matmul_params& p) noe
 #if CXMAT_DETAIL_MVE
   for (std::size_t j = 0; j < cols; j += 4, b += 4 * b_stride, out += 4) {
     const std::size_t w = cols - j < 4 ? cols - j : 4;
-    std::uint32_t term[4];
+    // Lanes past w hold zeros (written here one by one: a zero-initialized array is a memset call).
+    std::int32_t term[4], multiplier[4], neg_right[4];
     split_requantizer r[4];
-    for (std::size_t t = 0; t < w; ++t) {
-      term[t] = cxmat::detail::offset_column(b + t * b_stride, depth, p.lhs_offset, p.rhs_offset,
-                                             bias != nullptr ? bias[j + t] : 0);
-      r[t] = channels != nullptr ? split(channels[j + t]) : whole;
+    bool right_only = true;  // no left shift in the group: the four outputs requantized at once
+    for (std::size_t t = 0; t < 4; ++t) {
+      r[t] = t >= w ? split_requantizer{0, 0, 0} : (channels != nullptr ? split(channels[j + t]) : whole);
+      term[t] = t >= w ? 0
+                       : static_cast<std::int32_t>(cxmat::detail::offset_column(
+                             b + t * b_stride, depth, p.lhs_offset, p.rhs_offset, bias != nullptr ? bias[j + t] : 0));
+      multiplier[t] = r[t].multiplier, neg_right[t] = -r[t].right, right_only = right_only && r[t].left == 0;
     }
+    const int32x4_t term4 = vld1q_s32(term), multiplier4 = vld1q_s32(multiplier), neg_right4 = vld1q_s32(neg_right);
+    const mve_pred16_t lanes = vctp32q(static_cast<std::uint32_t>(w));
     const std::int8_t* ai = a;
     std::int8_t* oi = out;
     for (std::size_t i = 0; i < rows; ++i, ai += a_stride, oi += out_stride) {
       const cxmat::detail::dot4_sums s = cxmat::detail::dot_s8x4_mve(ai, b, b_stride, w, depth);
+      // Σab + ro·Σa + the column's term, lane by lane (vector additions wrap, as offset_dot's do).
       const std::int32_t ab[4] = {s.s0, s.s1, s.s2, s.s3};
-      for (std::size_t t = 0; t < w; ++t) {
-        oi[t] = product_output(requantize_by(cxmat::detail::offset_dot(ab[t], s.a, p.rhs_offset, term[t]), r[t]), p);
+      const auto ro_sa =
+          static_cast<std::int32_t>(static_cast<std::uint32_t>(p.rhs_offset) * static_cast<std::uint32_t>(s.a));
+      const int32x4_t acc = vaddq_s32(vaddq_s32(vld1q_s32(ab), vdupq_n_s32(ro_sa)), term4);
+      if (right_only) {
+        vstrbq_p_s32(oi,
+                     cxmat::detail::requantize_s32x4_mve(acc, multiplier4, neg_right4, p.output_offset,
+                                                         p.activation_min, p.activation_max),
+                     lanes);
+      } else {
+        std::int32_t v[4];
+        vst1q_s32(v, acc);
+        for (std::size_t t = 0; t < w; ++t) oi[t] = product_output(requantize_by(v[t], r[t]), p);
       }
     }
   }
