@@ -128,7 +128,8 @@ constexpr std::int8_t product_output(std::int32_t v, const matmul_params& p) noe
 //  - Helium (MVE): four columns per pass (dot_s8x4_mve, a group of fewer reading its last column
 //    again), the offsets applied after the sums: each column's term, its bias plus lo·Σb +
 //    depth·lo·ro (one pass over the column), computed once for all rows, and each row adds its
-//    Σab and ro·Σa.
+//    Σab and ro·Σa; the four outputs requantized together (requantize_s32x4_mve) unless a
+//    requantizer has a left shift.
 //  - The DSP extension: two columns per pass (dot_s8x2_dsp; an odd last one alone), the offsets
 //    added to the values before the multiplies.
 [[gnu::noinline]] inline void matmul_transposed_run_time(const std::int8_t* a, std::size_t a_stride,
