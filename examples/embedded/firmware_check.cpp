@@ -525,6 +525,7 @@ int main(int argc, char** argv) {
   if (wanted == layers::q8_self_attention::name) return check_q8<layers::q8_self_attention>(fw);
   if (wanted == layers::q8_worksheet_004::name) return check_q8<layers::q8_worksheet_004>(fw);
   if (wanted == layers::q8_self_attention_workspace::name) return check_q8<layers::q8_self_attention_workspace>(fw);
+  if (wanted == layers::q8_products::name) return check_q8<layers::q8_products>(fw);
 #if CXMAT_EMBEDDED_LM_ADDER
   if (wanted == layers::lm_adder_q8::name) return check_generations<layers::lm_adder_q8>(fw);
   if (wanted == layers::lm_adder_q8_storage::name) return check_generations<layers::lm_adder_q8_storage>(fw);

@@ -5,7 +5,8 @@
 #    values are folded, the context and W_k, W_v are gone);
 #  - .data is empty: no weight is copied from flash to RAM at start-up;
 #  - with INTEGER_ONLY (an int8 program), no floating-point arithmetic: no floating-point
-#    instruction in the disassembly (OBJDUMP) and no soft-float helper of libgcc linked in.
+#    instruction in the disassembly (OBJDUMP; MVE=ON for a core with Helium, whose integer vector
+#    instructions are told apart from floating-point ones) and no soft-float helper of libgcc linked in.
 cmake_minimum_required(VERSION 3.25)
 
 execute_process(COMMAND ${CMAKE_COMMAND} -DNM=${NM} -DOBJECTS=${ELF} -DEXPECT=clean -P ${CHECK_SYMBOLS}
@@ -52,14 +53,29 @@ if(INTEGER_ONLY)
   # Floating point on a Cortex-M is either the FPU's instructions (every one a v... mnemonic:
   # vadd.f32, vcvt, vmov, vldr, vpush ...) or, without an FPU, calls to libgcc's helpers
   # (__aeabi_fadd, __aeabi_d2f, __addsf3 ...), which a static link brings in by name.
-  execute_process(COMMAND ${OBJDUMP} -d ${ELF} OUTPUT_VARIABLE disassembly RESULT_VARIABLE objdump_result)
+  # With MVE (Helium: the M55's int8 kernels) integer vector instructions are v... mnemonics too:
+  # there, a floating-point one is a v... instruction of a float type (.f16, .f32, .f64), a
+  # conversion (vcvt), or one with an s or d register operand (vmov s0, vldr d1, vpush {d8}), and
+  # objdump is told the architecture so that it decodes MVE.
+  set(objdump_arch "")
+  set(fp_pattern "v[a-z0-9]+")
+  if(MVE)
+    set(objdump_arch -m armv8.1-m.main)
+    set(fp_pattern "(v[a-z0-9.]*\\.f(16|32|64)|vcvt|v[a-z0-9.]+\t[^\n]*[\t {][sd][0-9]+[,} \n])")
+  endif()
+  execute_process(COMMAND ${OBJDUMP} -d ${objdump_arch} ${ELF} OUTPUT_VARIABLE disassembly RESULT_VARIABLE objdump_result)
   if(NOT objdump_result EQUAL 0)
     message(FATAL_ERROR "objdump failed on ${ELF}")
   endif()
-  string(REGEX MATCH "\n *[0-9a-f]+:\t[0-9a-f ]+\tv[a-z0-9]+[^\n]*" fpu_instruction "${disassembly}")
+  string(REGEX MATCH "\n *[0-9a-f]+:\t[0-9a-f ]+\t${fp_pattern}[^\n]*" fpu_instruction "${disassembly}")
   if(fpu_instruction)
     string(STRIP "${fpu_instruction}" fpu_instruction)
     message(FATAL_ERROR "${PROGRAM}: a floating-point instruction in an integer-only program: ${fpu_instruction}")
+  endif()
+  # On a core with Helium the int8 kernels are its (kernels/runtime_mve.hpp): an int8 program
+  # without a VMLADAVA would have fallen back to another path unnoticed.
+  if(MVE AND NOT disassembly MATCHES "\tvmlava\.s8\t")
+    message(FATAL_ERROR "${PROGRAM}: no Helium multiply-accumulate (vmlava.s8) in an int8 program built for MVE")
   endif()
   set(soft_float "__aeabi_[fd](add|sub|rsub|mul|div|neg|cmp[a-z]*|2[a-z0-9]+)|__aeabi_u?[il]2[fd]")
   string(APPEND soft_float "|__(add|sub|mul|div|neg)[sd]f3|__fix(uns)?[sd]f[sd]i|__float(un)?[sd]i[sd]f")

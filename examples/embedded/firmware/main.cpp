@@ -17,7 +17,7 @@
 #include <cxmat/core/matrix.hpp>
 
 #include "layers.hpp"
-#if CXMAT_EMBEDDED_STEP == 5 || CXMAT_EMBEDDED_STEP == 6 || CXMAT_EMBEDDED_STEP == 12
+#if CXMAT_EMBEDDED_STEP == 5 || CXMAT_EMBEDDED_STEP == 6 || CXMAT_EMBEDDED_STEP == 12 || CXMAT_EMBEDDED_STEP == 15
 #include "layers_q8.hpp"
 #endif
 #if CXMAT_EMBEDDED_STEP == 9
@@ -45,6 +45,7 @@
 #define CXMAT_STEP_Q8_SELF_WORKSPACE 12  // CXMAT_STEP_Q8_SELF computing in a static workspace (.bss)
 #define CXMAT_STEP_SORT_DIGITS_Q8_WORKSPACE 13  // CXMAT_STEP_SORT_DIGITS_Q8 likewise
 #define CXMAT_STEP_LM_ADDER_Q8_STORAGE 14       // CXMAT_STEP_LM_ADDER_Q8 generating in a static generation
+#define CXMAT_STEP_Q8_PRODUCTS 15               // int8 products at the shapes a vector kernel must get right
 #if !defined(CXMAT_EMBEDDED_STEP)
 #define CXMAT_EMBEDDED_STEP CXMAT_STEP_SELF
 #endif
@@ -63,6 +64,8 @@ using layer = layers::worksheet_004;
 using layer = layers::q8_self_attention;
 #elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_Q8_WORKSHEET_004
 using layer = layers::q8_worksheet_004;
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_Q8_PRODUCTS
+using layer = layers::q8_products;
 #elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_EXTERNAL
 #include CXMAT_EXTERNAL_LAYER
 using layer = layers::external;

@@ -13,6 +13,7 @@
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/kernels/runtime_dsp.hpp>
+#include <cxmat/kernels/runtime_mve.hpp>
 #include <cxmat/math/fp.hpp>
 
 namespace cxmat::q8 {
@@ -50,11 +51,14 @@ constexpr std::size_t group_length(std::size_t g, std::size_t group_size, std::s
   return width - g * group_size < group_size ? width - g * group_size : group_size;
 }
 
-// Σ a[i]·b[i] over one group, exactly in int32 (n <= 2^16: |a·b| <= 2^14 each): the Cortex-M4/M7
-// DSP extension's dual multiply-accumulate at run time where the target has it (the kernels'
-// switch, run_time_form), the loop everywhere else; the same sum either way.
+// Σ a[i]·b[i] over one group, exactly in int32 (n <= 2^16: |a·b| <= 2^14 each): at run time
+// (the kernels' switch, run_time_form) Helium's 16-lane multiply-accumulate where the target has
+// it (Cortex-M55), else the DSP extension's dual one (Cortex-M4/M7), the loop everywhere else;
+// the same sum either way.
 constexpr std::int32_t group_dot(const std::int8_t* a, const std::int8_t* b, std::size_t n) noexcept {
-#if CXMAT_DETAIL_DSP
+#if CXMAT_DETAIL_MVE
+  if (cxmat::detail::run_time_form<true>()) return cxmat::detail::dot_s8_mve(a, b, n);
+#elif CXMAT_DETAIL_DSP
   if (cxmat::detail::run_time_form<true>()) return cxmat::detail::dot_s8_dsp(a, b, n, 0, 0);
 #endif
   std::int32_t dot = 0;

@@ -14,6 +14,7 @@
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/core/shape_rules.hpp>
 #include <cxmat/kernels/runtime_dsp.hpp>
+#include <cxmat/kernels/runtime_mve.hpp>
 #include <cxmat/math/fp.hpp>
 #include <cxmat/quantized/requantize.hpp>
 
@@ -118,18 +119,63 @@ constexpr std::int8_t product_output(std::int32_t v, const matmul_params& p) noe
                                                        : (v > p.activation_max ? p.activation_max : v));
 }
 
-#if CXMAT_DETAIL_DSP
-// matmul_transposed_kernel's run-time path with the DSP extension: one function for every shape
-// (a microcontroller's flash), a's rows a_stride apart, b's b_stride, out's out_stride; bias and
-// channels may be null. Two output columns per pass (dot_s8x2_dsp; an odd last one alone), down
-// all rows, so that each column's bias and requantizer are read, checked and split once; the same
-// sums and the same requantization as the portable loop.
-[[gnu::noinline]] inline void matmul_transposed_dsp(const std::int8_t* a, std::size_t a_stride, const std::int8_t* b,
-                                                    std::size_t b_stride, std::size_t rows, std::size_t cols,
-                                                    std::size_t depth, const std::int32_t* bias,
-                                                    const requantizer* channels, const matmul_params& p,
-                                                    std::int8_t* out, std::size_t out_stride) noexcept {
+#if CXMAT_DETAIL_MVE || CXMAT_DETAIL_DSP
+// matmul_transposed_kernel's run-time path with the target's int8 kernels: one function for every
+// shape (a microcontroller's flash), a's rows a_stride apart, b's b_stride, out's out_stride; bias
+// and channels may be null. Output columns in groups, down all rows, so that each column's bias
+// and requantizer are read, checked and split once; the same sums and the same requantization as
+// the portable loop.
+//  - Helium (MVE): four columns per pass (dot_s8x4_mve, a group of fewer reading its last column
+//    again), the offsets applied after the sums: each column's term, its bias plus lo·Σb +
+//    depth·lo·ro (one pass over the column), computed once for all rows, and each row adds its
+//    Σab and ro·Σa; the four outputs requantized together (requantize_s32x4_mve) unless a
+//    requantizer has a left shift.
+//  - The DSP extension: two columns per pass (dot_s8x2_dsp; an odd last one alone), the offsets
+//    added to the values before the multiplies.
+[[gnu::noinline]] inline void matmul_transposed_run_time(const std::int8_t* a, std::size_t a_stride,
+                                                         const std::int8_t* b, std::size_t b_stride, std::size_t rows,
+                                                         std::size_t cols, std::size_t depth, const std::int32_t* bias,
+                                                         const requantizer* channels, const matmul_params& p,
+                                                         std::int8_t* out, std::size_t out_stride) noexcept {
   const split_requantizer whole = split(p.output);
+#if CXMAT_DETAIL_MVE
+  for (std::size_t j = 0; j < cols; j += 4, b += 4 * b_stride, out += 4) {
+    const std::size_t w = cols - j < 4 ? cols - j : 4;
+    // Lanes past w hold zeros (written here one by one: a zero-initialized array is a memset call).
+    std::int32_t term[4], multiplier[4], neg_right[4];
+    split_requantizer r[4];
+    bool right_only = true;  // no left shift in the group: the four outputs requantized at once
+    for (std::size_t t = 0; t < 4; ++t) {
+      r[t] = t >= w ? split_requantizer{0, 0, 0} : (channels != nullptr ? split(channels[j + t]) : whole);
+      term[t] = t >= w ? 0
+                       : static_cast<std::int32_t>(cxmat::detail::offset_column(
+                             b + t * b_stride, depth, p.lhs_offset, p.rhs_offset, bias != nullptr ? bias[j + t] : 0));
+      multiplier[t] = r[t].multiplier, neg_right[t] = -r[t].right, right_only = right_only && r[t].left == 0;
+    }
+    const int32x4_t term4 = vld1q_s32(term), multiplier4 = vld1q_s32(multiplier), neg_right4 = vld1q_s32(neg_right);
+    const mve_pred16_t lanes = vctp32q(static_cast<std::uint32_t>(w));
+    const std::int8_t* ai = a;
+    std::int8_t* oi = out;
+    for (std::size_t i = 0; i < rows; ++i, ai += a_stride, oi += out_stride) {
+      const cxmat::detail::dot4_sums s = cxmat::detail::dot_s8x4_mve(ai, b, b_stride, w, depth);
+      // Σab + ro·Σa + the column's term, lane by lane (vector additions wrap, as offset_dot's do).
+      const std::int32_t ab[4] = {s.s0, s.s1, s.s2, s.s3};
+      const auto ro_sa =
+          static_cast<std::int32_t>(static_cast<std::uint32_t>(p.rhs_offset) * static_cast<std::uint32_t>(s.a));
+      const int32x4_t acc = vaddq_s32(vaddq_s32(vld1q_s32(ab), vdupq_n_s32(ro_sa)), term4);
+      if (right_only) {
+        vstrbq_p_s32(oi,
+                     cxmat::detail::requantize_s32x4_mve(acc, multiplier4, neg_right4, p.output_offset,
+                                                         p.activation_min, p.activation_max),
+                     lanes);
+      } else {
+        std::int32_t v[4];
+        vst1q_s32(v, acc);
+        for (std::size_t t = 0; t < w; ++t) oi[t] = product_output(requantize_by(v[t], r[t]), p);
+      }
+    }
+  }
+#else
   for (std::size_t j = 0; j < cols; j += 2) {
     const std::size_t w = cols - j < 2 ? cols - j : 2, j1 = w == 2 ? j + 1 : j;
     const std::int32_t bias2[2] = {bias != nullptr ? bias[j] : 0, bias != nullptr ? bias[j1] : 0};
@@ -150,6 +196,7 @@ constexpr std::int8_t product_output(std::int32_t v, const matmul_params& p) noe
       }
     }
   }
+#endif
 }
 #endif
 
@@ -188,13 +235,14 @@ template <class A, class B, std::size_t OutCols, class Bias, class Channels = st
 constexpr void matmul_transposed_kernel(A a, B b, std::size_t rows, std::size_t cols, std::size_t depth, Bias bias,
                                         const matmul_params& p, std::int8_t (*out)[OutCols], std::size_t out_col0,
                                         Channels channels = nullptr) noexcept {
-#if CXMAT_DETAIL_DSP
-  // The kernels' switch (cxmat::detail::run_time_form, by_evaluation's condition): the DSP
-  // extension's dual multiply-accumulate at run time, the portable loops in constant evaluation.
+#if CXMAT_DETAIL_MVE || CXMAT_DETAIL_DSP
+  // The kernels' switch (cxmat::detail::run_time_form, by_evaluation's condition): Helium's
+  // 16-lane multiply-accumulate, or else the DSP extension's dual one, at run time, the portable
+  // loops in constant evaluation.
   if constexpr (std::is_same_v<A, rows_of<sizeof(*a.p)>> && std::is_same_v<B, rows_of<sizeof(*b.p)>>) {
     if (cxmat::detail::run_time_form<true>()) {
-      return matmul_transposed_dsp(a.row(0), sizeof(*a.p), b.row(0), sizeof(*b.p), rows, cols, depth, bias, channels, p,
-                                   out[0] + out_col0, OutCols);
+      return matmul_transposed_run_time(a.row(0), sizeof(*a.p), b.row(0), sizeof(*b.p), rows, cols, depth, bias,
+                                        channels, p, out[0] + out_col0, OutCols);
     }
   }
 #endif
