@@ -61,6 +61,7 @@ A file that does not fit gets a one-line error naming the tensor and what is wro
 1, and no header.
 """
 import argparse
+import importlib
 import json
 import math
 import os
@@ -815,13 +816,17 @@ def calibrated_by(is_offline):
 CALIBRATED_MODULES = ("multihead_attention", "linear", "encoder_layer", "decoder_layer", "encoder", "decoder")
 
 
-def q8_offline():
-    """scripts/cxmat_q8.py, the offline calibration of --type q8 (--calibrate offline)."""
+def sibling_module(name):
+    """A module of scripts/ beside this one, imported on first use."""
     here = os.path.dirname(os.path.abspath(__file__))
     if here not in sys.path:
         sys.path.insert(0, here)
-    import cxmat_q8
-    return cxmat_q8
+    return importlib.import_module(name)
+
+
+def q8_offline():
+    """scripts/cxmat_q8.py, the offline calibration of --type q8 (--calibrate offline)."""
+    return sibling_module("cxmat_q8")
 
 
 def as_laid_out(text):
@@ -1343,11 +1348,7 @@ LANGUAGE_MODELS = ["llama", "gpt2"]
 
 def language_models():
     """scripts/cxmat_lm.py, the readers and writer of --module llama and gpt2."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    if here not in sys.path:
-        sys.path.insert(0, here)
-    import cxmat_lm
-    return cxmat_lm
+    return sibling_module("cxmat_lm")
 
 
 def clang_format(text):

@@ -189,7 +189,10 @@ def quantization_mse(v, q):
     """The mean squared error of the values v quantized with q and read back (quantize, then
     scale·(x - zero point))."""
     back = q[0] * (quantize(v, q) - q[1]).astype(np.float64)
-    return float(np.mean((np.asarray(v, dtype=np.float64) - back) ** 2))
+    errors = (np.asarray(v, dtype=np.float64) - back) ** 2
+    # math.fsum: the sum correctly rounded, so the comparison of candidates does not depend on the
+    # order numpy's CPU-dispatched kernels add in.
+    return math.fsum(errors.tolist()) / errors.size
 
 
 def mse_range(v, lo, hi):

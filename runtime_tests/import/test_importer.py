@@ -463,12 +463,12 @@ def clipping_checks(mha_file, calib):
         return scale, int(math.copysign(math.floor(abs(zp) + 0.5), zp))
 
     def plain_mse(values, q):
-        total = 0.0
+        squares = []
         for x in values:
             r = x / q[0]
             k = int(math.copysign(math.floor(abs(r) + 0.5), r)) + q[1]
-            total += (x - q[0] * (max(-128, min(127, k)) - q[1])) ** 2
-        return total / len(values)
+            squares.append((x - q[0] * (max(-128, min(127, k)) - q[1])) ** 2)
+        return math.fsum(squares) / len(values)  # correctly rounded: no summation order to agree on
 
     rng = np.random.default_rng(4)
     for name, values in (("normal, one outlier", np.append(rng.standard_normal(400), 40.0)),
