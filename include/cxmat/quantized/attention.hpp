@@ -20,6 +20,7 @@
 #include <cxmat/core/batch.hpp>
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/core/workspace.hpp>
 #include <cxmat/quantized/matmul.hpp>
 #include <cxmat/quantized/softmax.hpp>
 
@@ -60,17 +61,12 @@ struct attention_workspace {
 #endif
 };
 
-/// The workspace type of an int8 module for a call on N rows: attention_heads, attention_layer
-/// and encoder_layer take one size (self-attention: N keys; cross_attention: N memory rows),
-/// decoder_layer two (N queries, S memory rows).
-template <class Module, std::size_t... N>
-using workspace_for = typename Module::template workspace<N...>;
-
-/// The scratch memory of one call of an int8 module on N rows, in bytes, a compile-time
-/// constant: what a call without a workspace keeps on its stack besides its frames and rows, and
-/// what a caller-provided workspace must hold.
-template <class Module, std::size_t... N>
-inline constexpr std::size_t scratch_bytes = sizeof(workspace_for<Module, N...>);
+/// The workspace type of an int8 module for a call on N rows (core/workspace.hpp):
+/// attention_heads, attention_layer and encoder_layer take one size (self-attention: N keys;
+/// cross_attention: N memory rows), decoder_layer two (N queries, S memory rows); scratch_bytes is
+/// its size.
+using cxmat::scratch_bytes;
+using cxmat::workspace_for;
 
 /// The int8 parameters of H attention heads over inputs of width DModel, d_k = DK, d_v = DV, no
 /// output projection. Weights are stored [out, in] like TFLite FULLY_CONNECTED weights (so wq is
