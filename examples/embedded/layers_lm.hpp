@@ -32,16 +32,18 @@ struct lm_adder_q8 {
   using output = cxmat::matrix<int, 1, lm_adder::longest_answer>;
   static constexpr std::size_t sequences = sizeof(lm_prompts) / sizeof(lm_prompts[0]);
   static constexpr input make_input(std::size_t k) noexcept { return lm_adder::tokens_of<8>(lm_prompts[k]); }
-  /// The generation (the cache and the tokens) of one answer, kept on the stack: its size, a
-  /// compile-time constant.
+  /// The generation of one answer (the cache, the tokens and one step's workspace: the prompt
+  /// goes through it one token at a time), here on the stack: its size, a compile-time constant.
   using storage = cxmat::generation<std::remove_cvref_t<decltype(model)>, cxmat::extent{8 + lm_adder::longest_answer}>;
   static constexpr std::size_t scratch = sizeof(storage);
   static output run(const input& x) noexcept {
-    return cxmat::generate<lm_adder::longest_answer>(model, x, cxmat::greedy, cxmat::stop_token{lm_adder::stop});
+    storage generation;
+    return cxmat::generate<lm_adder::longest_answer>(model, x, generation, cxmat::greedy,
+                                                     cxmat::stop_token{lm_adder::stop});
   }
 };
 
-/// The same model generating in a static generation (.bss) instead of on the stack.
+/// The same model generating in a static generation (.bss) instead of on the stack: the same code.
 struct lm_adder_q8_storage : lm_adder_q8 {
   static constexpr const char* name = "lm_adder_q8_storage";
   static output run(const input& x) noexcept {

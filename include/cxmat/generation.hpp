@@ -14,3 +14,4 @@
 #include <cxmat/generation/rules.hpp>
 #include <cxmat/generation/sampling.hpp>
 #include <cxmat/generation/weights.hpp>
+#include <cxmat/generation/workspace.hpp>

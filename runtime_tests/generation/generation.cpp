@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -326,6 +327,7 @@ TEST_CASE("generate in the caller's storage gives generate's tokens, whatever th
   static cxmat::generation<std::remove_cvref_t<decltype(llama_float)>, cxmat::extent{14}> storage;  // not on the stack
   constexpr matrix<int, 1, 3> prompt{{{3, 1, 4}}};
   const auto expected = cxmat::generate<10>(llama_float, cxmat_test::at_run_time(prompt));
+  std::memset(static_cast<void*>(&storage), 0xff, sizeof storage);  // every float NaN, every count and token huge
   CHECK(cxmat::generate<10>(llama_float, cxmat_test::at_run_time(prompt), storage) == expected);
   constexpr matrix<int, 1, 1> other{{{9}}};
   CHECK(cxmat::generate<12>(llama_float, cxmat_test::at_run_time(other), storage, cxmat::sampling(1.2, 5))(0, 0) !=

@@ -54,6 +54,18 @@ constexpr bool cached_rows_equal(const M& model, const Full& full) {
   return same;
 }
 
+// A generation in the caller's storage prefills its prompt one token at a time in the
+// storage's workspace (a step's memory): the logits it chose the first token from are the whole
+// pass's row for the prompt's last position.
+template <class M, class Full>
+constexpr bool one_at_a_time_equals(const M& model, const Full& full) {
+  cxmat::generation<M, cxmat::extent{8}> g{};
+  const auto first = cxmat::generate<1>(model, tokens, g);
+  bool same = g.cache.filled == 5 && g.length == 6 && first(0, 0) == g.tokens(0, 5);
+  for (std::size_t j = 0; j < cxmat_test::tiny_vocab; ++j) same = same && g.workspace.head.logits(0, j) == full(4, j);
+  return same;
+}
+
 template <class M, class Full>
 constexpr bool forward_equals(const M& model, const Full& full) {
   const auto all = cxmat::forward(model, tokens);
@@ -76,9 +88,22 @@ static_assert(cached_rows_equal(llama_half, full_half));
 
 constexpr auto full_float = llama_by_layers(llama_float, cxmat::rotary_interleaved(500.0));
 static_assert(cached_rows_equal(llama_float, full_float));
+static_assert(one_at_a_time_equals(llama_float, full_float));
 
 constexpr auto full_gpt2 = gpt2_by_layers(gpt2);
 static_assert(cached_rows_equal(gpt2, full_gpt2));
+static_assert(one_at_a_time_equals(gpt2, full_gpt2));
+
+// A step's workspace, scratch_bytes<Model, R>, by hand: the rows x (R x 16), the block's normed
+// rows and queries (R x 16 each), keys and values (R x 8 each, two key/value heads of width 4 for
+// the LLaMA; R x 16 each for GPT-2), the feed-forward's hidden layer (R x 24 twice, gate and up,
+// for the LLaMA; R x 32 for GPT-2), and the head's normed row (16) and logits (13). The weights'
+// products need nothing else in float.
+static_assert(cxmat::scratch_bytes<decltype(llama_float), 1> ==
+              (16 + 16 + 16 + 8 + 8 + 24 + 24 + 16 + 13) * sizeof(float));
+static_assert(cxmat::scratch_bytes<decltype(llama_interleaved), 3> ==
+              (3 * (16 + 16 + 16 + 8 + 8 + 24 + 24) + 16 + 13) * sizeof(double));
+static_assert(cxmat::scratch_bytes<decltype(gpt2), 1> == (16 + 16 + 16 + 16 + 16 + 32 + 16 + 13) * sizeof(double));
 static_assert(forward_equals(gpt2, full_gpt2));
 
 // Positions matter, and the two layouts (heads of width 4) are different models: the same weights

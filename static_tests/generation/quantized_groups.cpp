@@ -1,6 +1,8 @@
 // int8 weights in groups (Q8_0): the quantization of a group and an int8 product by hand, and a
 // float model quantized by the compiler generating the float model's tokens.
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <cxmat/generation.hpp>
 
@@ -36,6 +38,15 @@ constexpr auto model_q8 = cxmat::quantize_groups<8>(model);
 constexpr matrix<int, 1, 3> prompt{{{3, 1, 4}}};
 static_assert(cxmat::generate<8>(model_q8, prompt) == cxmat::generate<8>(model, prompt));
 static_assert(sizeof(model_q8.blocks[0].w_gate.values) == 16 * 24);  // one byte per weight
+
+// A step's workspace (scratch_bytes<Model, 1>, all of a generation's memory besides its cache and
+// tokens): the float rows x (16), h, q (16 each), k, v (8 each), the SwiGLU's gate and up (24
+// each), the head's normed row (16) and logits (13), 141 floats; and the int8 groups of the
+// quantized input rows: 16 values and 2 scales for the d_model-wide products and the head, 24
+// values and 3 scales for the down projection.
+using model_q8_type = std::remove_cvref_t<decltype(model_q8)>;
+static_assert(cxmat::scratch_bytes<model_q8_type, 1> ==
+              141 * sizeof(float) + 2 * (16 + 2 * sizeof(float)) + (24 + 3 * sizeof(float)));
 
 // A group size that does not divide the width: the last group of each row is the rest. d_in 6 in
 // groups of 4 and 2; group 1's weights (127, -63.5) have scale 1 and round to 127, -64, and x's

@@ -26,7 +26,7 @@ set(title_sort_digits_q8 "trained digit sorter (int8), one sequence: calibrated 
 set(title_q8_self_attention_workspace "int8 self-attention as above, K and V in a static workspace (.bss)")
 set(title_sort_digits_q8_workspace "trained digit sorter (int8) as above, its layers computing in a static workspace (.bss)")
 set(title_lm_adder_q8_storage "trained adding language model as above, generating in a static generation (.bss)")
-set(title_lm_adder_q8 "trained adding language model (int8 weights in groups of 16), one answer: a prompt of 8 tokens, then greedy steps over the cache until the stop token (4 or 5 tokens)")
+set(title_lm_adder_q8 "trained adding language model (int8 weights in groups of 16), one answer: a prompt of 8 tokens one at a time, then greedy steps over the cache until the stop token (4 or 5 tokens), its generation on the stack")
 set(core_cortex-m4f "Cortex-M4F (`-mcpu=cortex-m4 -mfpu=fpv4-sp-d16 -mfloat-abi=hard`), QEMU `-M mps2-an386`")
 set(core_cortex-m0plus "Cortex-M0+ build (`-mcpu=cortex-m0plus`, soft float), QEMU `-M microbit` (Cortex-M0, ARMv6-M)")
 

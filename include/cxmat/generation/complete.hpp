@@ -37,7 +37,7 @@ inline void complete_prompt_tokens_plus_new_tokens_must_fit_context() noexcept {
 /// times the piece length of a tokenizer whose pieces have one, char_tokenizer's and
 /// byte_tokenizer's; give it for the others). With one id per char the prompt is a 1 x L row
 /// prefilled at once; otherwise its length is known once encoded and its ids go through the
-/// model one step each (the same logits in constant evaluation: static.generation).
+/// model one at a time (the same logits in constant evaluation: static.generation).
 /// A prompt the tokenizer refuses, a prompt whose ids and N exceed the context, or text beyond
 /// TextCapacity is a compile error in a constant expression; at run time the result is empty,
 /// or ends where generation or the capacity stopped.
@@ -59,13 +59,8 @@ constexpr fixed_string<detail::decode_capacity<Tok, TextCapacity, N>()> complete
       return {};
     }
     generation<M, extent{capacity}> g{};
-    detail::logits_row<M> logits{};
-    for (std::size_t i = 0; i < prompt.size; ++i) {
-      g.tokens.elems[0][i] = prompt.ids.elems[0][i];
-      logits = step(model, g.cache, prompt.ids.elems[0][i]);
-    }
-    g.length = g.prompt_length = prompt.size;
-    detail::take_token(g, logits, s, stop);
+    detail::begin_generation<detail::prompt_rows::one_at_a_time>(model, g, prompt.ids, s, stop,
+                                                                 detail::no_attention_sink{}, prompt.size);
     return decode<TextCapacity>(tok, detail::finish_generation<N>(model, g, s, stop, detail::no_attention_sink{}));
   }
 }

@@ -17,6 +17,7 @@
 #include <cxmat/generation/kv_cache.hpp>
 #include <cxmat/generation/rules.hpp>
 #include <cxmat/generation/weights.hpp>
+#include <cxmat/generation/workspace.hpp>
 #include <cxmat/kernels/attention.hpp>
 #include <cxmat/kernels/cached_attention.hpp>
 #include <cxmat/kernels/rotary.hpp>
@@ -28,6 +29,23 @@ namespace cxmat {
 
 /// The output head of a model whose logits use the token embedding table (tied weights).
 struct tied_head {};
+
+/// The memory of a LLaMA block's call on R rows, whatever it holds between calls: the normed
+/// rows (then the attention's heads, then the normed sums), the queries (then each projection
+/// added back to x), the new keys and values, the SwiGLU's gate and up products, and what the
+/// weights' products need besides (int8 groups: the input rows quantized). Blocks of the same
+/// sizes share it.
+template <class T, std::size_t R, extent D, extent KvW, extent F, class Weights>
+struct llama_block_workspace {
+  matrix<T, extent{R}, D> h;
+  matrix<T, extent{R}, D> q;
+  matrix<T, extent{R}, KvW> k;
+  matrix<T, extent{R}, KvW> v;
+  matrix<T, extent{R}, F> hidden;
+  matrix<T, extent{R}, F> up;
+  [[no_unique_address]] typename Weights::template input_scratch<T, R, D> rows_d;
+  [[no_unique_address]] typename Weights::template input_scratch<T, R, F> rows_f;
+};
 
 /// One LLaMA block of width D with H query heads, H_kv key/value heads (H_kv divides H) and a
 /// SwiGLU of width F. Weights in the library's orientation, d_in x d_out (Hugging Face's
@@ -43,6 +61,8 @@ struct tied_head {};
 template <class T, extent D, std::size_t H, std::size_t Hkv, extent F, class Weights = dense_weights>
 struct llama_block {
   static_assert(detail::require_rules<rules_of::llama_sizes<H, Hkv, D>>::value);
+  using value_type = T;
+  static constexpr auto d_model = D;
   /// The width of one head, d_model / H.
   static constexpr auto head_width = divided_v<D, H>;
   /// The width of the keys and values: H_kv heads side by side.
@@ -65,31 +85,53 @@ struct llama_block {
   template <std::size_t R>
   using angles_type = detail::rotary_angles<T, R, head_width.size / 2>;
 
-  /// x (R new rows at positions `position` .. `position` + R - 1) through the block: their keys
-  /// and values go into rows `position` .. of this layer's cache, and each row attends to the
-  /// cached positions up to its own (causal), its queries and keys turned by the rows' angles in
-  /// `Layout`. The cache must have room (the caller checks). A recorder gets each head's weights
-  /// as layer `layer` (generate_recording).
+  /// The memory of a call on R rows (llama_block_workspace).
+  template <std::size_t R>
+  using workspace = llama_block_workspace<T, R, D, kv_width, F, Weights>;
+
+  /// x (R new rows at positions `position` .. `position` + R - 1) through the block, in place:
+  /// their keys and values go into rows `position` .. of this layer's cache, and each row
+  /// attends to the cached positions up to its own (causal), its queries and keys turned by the
+  /// rows' angles in `Layout`. Every intermediate is computed in ws (whatever it held). The
+  /// cache must have room (the caller checks). A recorder gets each head's weights as layer
+  /// `layer` (generate_recording).
+  template <rotary_layout Layout, extent RX, extent Cap, std::size_t R, class Recorder = detail::no_attention_sink>
+  constexpr void run(matrix<T, RX, D>& x, matrix<T, Cap, kv_width>& keys, matrix<T, Cap, kv_width>& values,
+                     std::size_t position, const angles_type<R>& angles, workspace<R>& ws,
+                     const Recorder& recorder = {}, std::size_t layer = 0) const noexcept {
+    static_assert(RX.size == R, "llama_block::run: the workspace is made for as many rows as x has");
+    for (std::size_t i = 0; i < R; ++i)
+      detail::rms_norm_row(x.elems[i], ws.h.elems[i], attention_norm.weight.elems[0], attention_norm.eps);
+    detail::apply_linear_into(ws.q, ws.h, w_q, ws.rows_d);
+    detail::apply_linear_into(ws.k, ws.h, w_k, ws.rows_d);
+    detail::apply_linear_into(ws.v, ws.h, w_v, ws.rows_d);
+    detail::rotate_rows_by<detail::rotary_pairs_of<Layout>>(ws.q.elems, H, angles);
+    detail::rotate_rows_by<detail::rotary_pairs_of<Layout>>(ws.k.elems, Hkv, angles);
+    detail::store_rows(keys, values, ws.k, ws.v, position);
+    // The heads side by side go into h (the normed rows are spent), their projection into q.
+    detail::cached_heads<H, Hkv>(ws.q.elems, keys.elems, values.elems, ws.h.elems, position,
+                                 detail::sqrt_of_size<T>(head_width.size), recorder, layer);
+    detail::apply_linear_into(ws.q, ws.h, w_o, ws.rows_d);
+    detail::add_into(x, ws.q);
+    for (std::size_t i = 0; i < R; ++i)
+      detail::rms_norm_row(x.elems[i], ws.h.elems[i], ffn_norm.weight.elems[0], ffn_norm.eps);
+    detail::apply_linear_into(ws.hidden, ws.h, w_gate, ws.rows_d);
+    detail::apply_linear_into(ws.up, ws.h, w_up, ws.rows_d);
+    detail::swiglu_gate(ws.hidden, ws.up);
+    detail::apply_linear_into(ws.q, ws.hidden, w_down, ws.rows_f);
+    detail::add_into(x, ws.q);
+  }
+
+  /// The same, returning the block's output rows, its workspace on the stack.
   template <rotary_layout Layout, extent R, extent Cap, class Recorder = detail::no_attention_sink>
   constexpr matrix<T, R, D> operator()(const matrix<T, R, D>& x, matrix<T, Cap, kv_width>& keys,
                                        matrix<T, Cap, kv_width>& values, std::size_t position,
                                        const angles_type<R.size>& angles, const Recorder& recorder = {},
                                        std::size_t layer = 0) const noexcept {
-    const matrix<T, R, D> h = detail::rms_norm_of(x, attention_norm.weight, attention_norm.eps);
-    matrix<T, R, D> q = detail::apply_linear(h, w_q);
-    matrix<T, R, kv_width> k = detail::apply_linear(h, w_k);
-    const matrix<T, R, kv_width> v = detail::apply_linear(h, w_v);
-    detail::rotate_rows_by<detail::rotary_pairs_of<Layout>>(q.elems, H, angles);
-    detail::rotate_rows_by<detail::rotary_pairs_of<Layout>>(k.elems, Hkv, angles);
-    detail::store_rows(keys, values, k, v, position);
-    matrix<T, R, D> heads{};
-    detail::cached_heads<H, Hkv>(q.elems, keys.elems, values.elems, heads.elems, position,
-                                 detail::sqrt_of_size<T>(head_width.size), recorder, layer);
-    const matrix<T, R, D> x1 = x + detail::apply_linear(heads, w_o);
-    const matrix<T, R, D> h2 = detail::rms_norm_of(x1, ffn_norm.weight, ffn_norm.eps);
-    matrix<T, R, F> hidden = detail::apply_linear(h2, w_gate);
-    detail::swiglu_gate(hidden, detail::apply_linear(h2, w_up));
-    return x1 + detail::apply_linear(hidden, w_down);
+    matrix<T, R, D> y = x;
+    workspace<R.size> ws;
+    run<Layout>(y, keys, values, position, angles, ws, recorder, layer);
+    return y;
   }
 };
 
@@ -127,37 +169,53 @@ struct llama_model {
   /// Rotary positions: the base (theta), 10000 in LLaMA 1 and 2 and llama2.c.
   rotary_embedding<Layout, 0> rope{10000.0};
 
-  /// The R new tokens at positions cache.filled .. through every block; their keys and values are
-  /// appended to the cache. Returns the last block's output rows (before the final norm). A
-  /// recorder gets every head's weights (generate_recording).
+  /// The memory of a call on R new tokens (model_workspace): what hidden_into and logits_into
+  /// compute in; its size, scratch_bytes<llama_model, R>, is a compile-time constant.
+  template <std::size_t R>
+  using workspace = model_workspace<block_type, R, V, typename Weights::template input_scratch<T, 1, D>>;
+
+  /// The R new tokens at positions cache.filled .. through every block, in ws.x (the last
+  /// block's output rows, before the final norm); their keys and values are appended to the
+  /// cache. A recorder gets every head's weights (generate_recording). The cache must have room
+  /// and every id be below V (prefill checks).
   template <class I, extent One, extent R, extent Cap, class Recorder = detail::no_attention_sink>
-  constexpr matrix<T, R, D> hidden(cache_type<Cap>& cache, const matrix<I, One, R>& tokens,
-                                   const Recorder& recorder = {}) const noexcept {
-    matrix<T, R, D> x = detail::embed_rows<T>(token_embedding, tokens);
+  constexpr void hidden_into(cache_type<Cap>& cache, const matrix<I, One, R>& tokens, workspace<R.size>& ws,
+                             const Recorder& recorder = {}) const noexcept {
+    detail::embed_rows_into(ws.x, token_embedding, tokens);
     const std::size_t position = cache.filled;
     const auto angles = detail::make_rotary_angles<T, R.size, block_type::head_width.size / 2>(
         static_cast<long long>(position), static_cast<T>(rope.base));
     for (std::size_t l = 0; l < Layers; ++l)
-      x = blocks[l].template operator()<Layout>(x, cache.keys[l], cache.values[l], position, angles, recorder, l);
+      blocks[l].template run<Layout>(ws.x, cache.keys[l], cache.values[l], position, angles, ws.block, recorder, l);
     cache.filled += R.size;
-    return x;
   }
 
-  /// Logits of rows of the last block's output: the final norm, then the head.
+  /// The logits of one row of the last block's output (`row`, d_model wide) into head.logits:
+  /// the final norm, then the head.
+  template <class HeadWorkspace>
+  constexpr const matrix<T, 1, V>& logits_into(HeadWorkspace& head, const T (&row)[D.size]) const noexcept {
+    detail::rms_norm_row(row, head.normed.elems[0], final_norm.weight.elems[0], final_norm.eps);
+    if constexpr (std::is_same_v<Head, tied_head>) {
+      detail::table_logits_into(head.logits, head.normed, token_embedding, head.rows);
+    } else {
+      detail::table_logits_into(head.logits, head.normed, output, head.rows);
+    }
+    return head.logits;
+  }
+
+  /// hidden_into with the workspace on the stack: the last block's output rows.
+  template <class I, extent One, extent R, extent Cap, class Recorder = detail::no_attention_sink>
+  constexpr matrix<T, R, D> hidden(cache_type<Cap>& cache, const matrix<I, One, R>& tokens,
+                                   const Recorder& recorder = {}) const noexcept {
+    return detail::hidden_on_stack(*this, cache, tokens, recorder);
+  }
+
+  /// Logits of rows of the last block's output, row by row as logits_into.
   template <extent R>
   constexpr matrix<T, R, V> logits_of(const matrix<T, R, D>& x) const noexcept {
-    const matrix<T, R, D> n = detail::rms_norm_of(x, final_norm.weight, final_norm.eps);
-    if constexpr (std::is_same_v<Head, tied_head>) {
-      return detail::table_logits(n, token_embedding);
-    } else {
-      return detail::table_logits(n, output);
-    }
+    return detail::logits_on_stack(*this, x);
   }
 };
-
-}  // namespace cxmat
-
-namespace cxmat {
 
 namespace detail {
 template <class Head, std::size_t GroupSize>

@@ -92,8 +92,8 @@ constexpr int argmax_or_none(const T* row, std::size_t n) noexcept {
 // Sorts ids[0, n) by descending p, equal p by ascending id (a stable merge sort: its comparisons
 // are few for a constant evaluator, n log n).
 template <std::size_t V>
-constexpr void sort_by_probability(std::size_t (&ids)[V], std::size_t n, const double (&p)[V]) noexcept {
-  std::size_t scratch[V];
+constexpr void sort_by_probability(std::size_t (&ids)[V], std::size_t n, const double (&p)[V],
+                                   std::size_t (&scratch)[V]) noexcept {
   for (std::size_t width = 1; width < n; width *= 2) {
     for (std::size_t lo = 0; lo < n; lo += 2 * width) {
       const std::size_t mid = lo + width < n ? lo + width : n;
@@ -111,12 +111,24 @@ constexpr void sort_by_probability(std::size_t (&ids)[V], std::size_t n, const d
 
 }  // namespace detail
 
+/// The memory of choosing a token from V logits by sampling: the probabilities, the ids kept and
+/// the sort's merge buffer (greedy choice needs none of it). A generation holds one, so that its
+/// size is all the memory it needs; whatever it holds between choices does not matter.
+template <std::size_t V>
+struct sampling_workspace {
+  double probabilities[V];
+  std::size_t ids[V];
+  std::size_t merged[V];
+};
+
 /// The next token from a 1 x V row of logits, the token being placed at `position` (which picks
 /// the draw). NaN anywhere in the row: no_token (a compile error in a constant expression); every
 /// logit -inf: no_token; refused sampler parameters: no_token (a compile error in a constant
 /// expression). +inf logits share the probability equally, as softmax_rows defines.
+/// With `ws`, the caller's, the choice computes in it instead of on the stack.
 template <class T, extent One, extent V>
-constexpr int choose_token(const matrix<T, One, V>& logits, const sampler& s, std::size_t position) noexcept {
+constexpr int choose_token(const matrix<T, One, V>& logits, const sampler& s, std::size_t position,
+                           sampling_workspace<V.size>& ws) noexcept {
   static_assert(One.size == 1, "choose_token(logits, sampler, position): logits is one row (1 x vocab)");
   if (!s.valid()) {
     detail::refuse_in_constant_evaluation<detail::sampler_top_k_must_be_at_least_1_and_top_p_in_0_to_1>();
@@ -130,7 +142,7 @@ constexpr int choose_token(const matrix<T, One, V>& logits, const sampler& s, st
     }
   }
   if (s.temperature <= 0.0) return detail::argmax_or_none(row, V.size);
-  double p[V.size];
+  double(&p)[V.size] = ws.probabilities;
   for (std::size_t j = 0; j < V.size; ++j) p[j] = static_cast<double>(row[j]) / s.temperature;
   detail::softmax_row_plain(static_cast<double*>(p), V.size);
   double total = 0.0;
@@ -148,12 +160,12 @@ constexpr int choose_token(const matrix<T, One, V>& logits, const sampler& s, st
     while (p[last] == 0.0) --last;  // rounding left r at the total: the last possible token
     return static_cast<int>(last);
   }
-  std::size_t ids[V.size];
+  std::size_t(&ids)[V.size] = ws.ids;
   std::size_t n = 0;
   for (std::size_t j = 0; j < V.size; ++j) {
     if (p[j] > 0.0) ids[n++] = j;
   }
-  detail::sort_by_probability(ids, n, p);
+  detail::sort_by_probability(ids, n, p, ws.merged);
   if (s.top_k < n) n = s.top_k;
   double kept = 0.0;
   for (std::size_t i = 0; i < n; ++i) kept += p[ids[i]];
@@ -175,6 +187,12 @@ constexpr int choose_token(const matrix<T, One, V>& logits, const sampler& s, st
     if (r < cumulative) return static_cast<int>(ids[i]);
   }
   return static_cast<int>(ids[n - 1]);
+}
+
+template <class T, extent One, extent V>
+constexpr int choose_token(const matrix<T, One, V>& logits, const sampler& s, std::size_t position) noexcept {
+  sampling_workspace<V.size> ws;
+  return choose_token(logits, s, position, ws);
 }
 
 }  // namespace cxmat

@@ -12,6 +12,7 @@
 
 #include <cxmat/core/extent.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/generation/workspace.hpp>
 #include <cxmat/math/half.hpp>
 #include <cxmat/ops/arithmetic.hpp>
 #include <cxmat/quantized/group_linear.hpp>
@@ -25,6 +26,9 @@ struct dense_weights {
   using linear = matrix<T, In, Out>;
   template <class T, extent Vocab, extent D>
   using table = matrix<T, Vocab, D>;
+  /// What a product on R rows of width In needs besides its input and output: nothing.
+  template <class T, std::size_t R, extent In>
+  using input_scratch = detail::no_input_scratch<R, In>;
 };
 
 /// A Rows x Cols matrix stored as 16-bit floats of format F (`bits`: each element's encoding),
@@ -62,6 +66,9 @@ struct half_weights {
   using linear = half_matrix<F, In, Out>;
   template <class T, extent Vocab, extent D>
   using table = half_matrix<F, Vocab, D>;
+  /// Nothing in a workspace: the widened weight is a temporary of the product (above).
+  template <class T, std::size_t R, extent In>
+  using input_scratch = detail::no_input_scratch<R, In>;
 };
 
 /// int8 weights in groups of GroupSize inputs (q8::group_weights) for every linear map and for the
@@ -73,69 +80,79 @@ struct q8_group_weights {
   using linear = q8::group_weights<In, Out, GroupSize>;
   template <class T, extent Vocab, extent D>
   using table = q8::group_weights<D, Vocab, GroupSize>;
+  /// A product on R rows of width In quantizes them first: their int8 groups and scales.
+  template <class T, std::size_t R, extent In>
+  using input_scratch = q8::group_weights<In, extent{R}, GroupSize>;
 };
 
 namespace detail {
 
-// x·W for either storage.
-template <class T, extent R, extent In, extent In2, extent Out>
-constexpr matrix<T, R, Out> apply_linear(const matrix<T, R, In>& x, const matrix<T, In2, Out>& w) noexcept {
-  return matmul(x, w);
+// out = x·W for each storage, written into out (whatever it held) with the storage's input
+// scratch (Weights::input_scratch<T, R, In>).
+template <class T, extent R, extent In, extent In2, extent Out, class Scratch>
+constexpr void apply_linear_into(matrix<T, R, Out>& out, const matrix<T, R, In>& x, const matrix<T, In2, Out>& w,
+                                 Scratch& /*none*/) noexcept {
+  matmul_into(out, x, w);
 }
 template <extent R, extent In, extent Out, std::size_t GroupSize>
-constexpr matrix<float, R, Out> apply_linear(const matrix<float, R, In>& x,
-                                             const q8::group_weights<In, Out, GroupSize>& w) noexcept {
-  return q8::group_linear(x, w);
+constexpr void apply_linear_into(matrix<float, R, Out>& out, const matrix<float, R, In>& x,
+                                 const q8::group_weights<In, Out, GroupSize>& w,
+                                 q8::group_weights<In, R, GroupSize>& rows) noexcept {
+  q8::group_linear_into(out, x, w, rows);
 }
-
-template <class T, extent R, extent In, half_format F, extent In2, extent Out>
-constexpr matrix<T, R, Out> apply_linear(const matrix<T, R, In>& x, const half_matrix<F, In2, Out>& w) noexcept {
+template <class T, extent R, extent In, half_format F, extent In2, extent Out, class Scratch>
+constexpr void apply_linear_into(matrix<T, R, Out>& out, const matrix<T, R, In>& x, const half_matrix<F, In2, Out>& w,
+                                 Scratch& /*none*/) noexcept {
   static_assert(std::is_same_v<T, float>, "16-bit float weights are widened to float: the model's T must be float");
-  return matmul(x, w.widen());
+  matmul_into(out, x, w.widen());
 }
 
-// The rows of the table for the tokens (every id already checked to be below vocab).
-template <class T, extent V, extent D, class I, extent One, extent R>
-constexpr matrix<T, R, D> embed_rows(const matrix<T, V, D>& table, const matrix<I, One, R>& tokens) noexcept {
-  return embedding(table, tokens);
+// The rows of the table for the tokens into out (every id already checked to be below vocab).
+template <class T, extent R, extent D, extent V, extent D2, class I, extent One, extent N>
+constexpr void embed_rows_into(matrix<T, R, D>& out, const matrix<T, V, D2>& table,
+                               const matrix<I, One, N>& tokens) noexcept {
+  for (std::size_t r = 0; r < N.size; ++r) {
+    const auto token = static_cast<std::size_t>(tokens.elems[0][r]);
+    for (std::size_t c = 0; c < D.size; ++c) out.elems[r][c] = table.elems[token][c];
+  }
 }
-template <class T, extent D, extent V, std::size_t GroupSize, class I, extent One, extent R>
-constexpr matrix<T, R, D> embed_rows(const q8::group_weights<D, V, GroupSize>& table,
-                                     const matrix<I, One, R>& tokens) noexcept {
+template <class T, extent R, extent D, extent V, std::size_t GroupSize, class I, extent One, extent N>
+constexpr void embed_rows_into(matrix<T, R, D>& out, const q8::group_weights<D, V, GroupSize>& table,
+                               const matrix<I, One, N>& tokens) noexcept {
   static_assert(std::is_same_v<T, float>, "a group-quantized table gives float rows");
-  matrix<T, R, D> out{};
-  for (std::size_t r = 0; r < R.size; ++r) {
-    const auto row = q8::dequantize_row(table, static_cast<std::size_t>(tokens.elems[0][r]));
-    for (std::size_t c = 0; c < D.size; ++c) out.elems[r][c] = row.elems[0][c];
+  for (std::size_t r = 0; r < N.size; ++r) {
+    const auto token = static_cast<std::size_t>(tokens.elems[0][r]);
+    for (std::size_t c = 0; c < D.size; ++c) {
+      out.elems[r][c] = static_cast<float>(table.values.elems[token][c]) * table.scales.elems[token][c / GroupSize];
+    }
   }
-  return out;
 }
-
-template <class T, half_format F, extent V, extent D, class I, extent One, extent R>
-constexpr matrix<T, R, D> embed_rows(const half_matrix<F, V, D>& table, const matrix<I, One, R>& tokens) noexcept {
+template <class T, extent R, extent D, half_format F, extent V, extent D2, class I, extent One, extent N>
+constexpr void embed_rows_into(matrix<T, R, D>& out, const half_matrix<F, V, D2>& table,
+                               const matrix<I, One, N>& tokens) noexcept {
   static_assert(std::is_same_v<T, float>, "a 16-bit float table gives float rows");
-  matrix<T, R, D> out{};
-  for (std::size_t r = 0; r < R.size; ++r) {
-    const auto row = static_cast<std::size_t>(tokens.elems[0][r]);
-    for (std::size_t c = 0; c < D.size; ++c) out.elems[r][c] = table(row, c);
+  for (std::size_t r = 0; r < N.size; ++r) {
+    const auto token = static_cast<std::size_t>(tokens.elems[0][r]);
+    for (std::size_t c = 0; c < D.size; ++c) out.elems[r][c] = table(token, c);
   }
-  return out;
 }
 
-// x·tableᵀ: the logits of a head stored vocab x d_model.
-template <class T, extent R, extent D, extent V, extent D2>
-constexpr matrix<T, R, V> table_logits(const matrix<T, R, D>& x, const matrix<T, V, D2>& table) noexcept {
-  return logits_of(x, table);
+// x·tableᵀ into out: the logits of a head stored vocab x d_model, with the storage's scratch.
+template <class T, extent R, extent D, extent V, extent D2, class Scratch>
+constexpr void table_logits_into(matrix<T, R, V>& out, const matrix<T, R, D>& x, const matrix<T, V, D2>& table,
+                                 Scratch& /*none*/) noexcept {
+  logits_into(out, x, table);
 }
 template <extent R, extent D, extent V, std::size_t GroupSize>
-constexpr matrix<float, R, V> table_logits(const matrix<float, R, D>& x,
-                                           const q8::group_weights<D, V, GroupSize>& table) noexcept {
-  return q8::group_linear(x, table);
+constexpr void table_logits_into(matrix<float, R, V>& out, const matrix<float, R, D>& x,
+                                 const q8::group_weights<D, V, GroupSize>& table,
+                                 q8::group_weights<D, R, GroupSize>& rows) noexcept {
+  q8::group_linear_into(out, x, table, rows);
 }
-
-template <extent R, extent D, half_format F, extent V, extent D2>
-constexpr matrix<float, R, V> table_logits(const matrix<float, R, D>& x, const half_matrix<F, V, D2>& table) noexcept {
-  return logits_of(x, table.widen());
+template <extent R, extent D, half_format F, extent V, extent D2, class Scratch>
+constexpr void table_logits_into(matrix<float, R, V>& out, const matrix<float, R, D>& x,
+                                 const half_matrix<F, V, D2>& table, Scratch& /*none*/) noexcept {
+  logits_into(out, x, table.widen());
 }
 
 }  // namespace detail

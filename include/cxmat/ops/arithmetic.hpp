@@ -58,6 +58,18 @@ constexpr matrix<T, C, R> transpose(const matrix<T, R, C>& a) noexcept {
   return out;
 }
 
+namespace detail {
+// a += b, elementwise, in place (a model's residual sums): operator+'s sums without a result on
+// the stack. Same sizes (the callers' types guarantee it).
+template <class T, extent R1, extent C1, extent R2, extent C2>
+constexpr void add_into(matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b) noexcept {
+  static_assert(R1.size == R2.size && C1.size == C2.size, "add_into: same sizes");
+  for (std::size_t i = 0; i < R1.size; ++i) {
+    for (std::size_t j = 0; j < C1.size; ++j) a.elems[i][j] = a.elems[i][j] + b.elems[i][j];
+  }
+}
+}  // namespace detail
+
 /// Elementwise sum; both operands have the same shape (and names). Names: the named one wins.
 template <class T, extent R1, extent C1, extent R2, extent C2>
 requires rules_hold<rules_of::elementwise<T, R1, C1, R2, C2>>

@@ -66,7 +66,7 @@ constexpr std::int32_t group_dot(const std::int8_t* a, const std::int8_t* b, std
   return dot;
 }
 
-// The Q8_0 groups of every output of m into out (zero-initialized): output o's inputs are m's
+// The Q8_0 groups of every output of m into out (whatever it held): output o's inputs are m's
 // column o (a weight, d_in x d_out: Columns) or m's row o (a table stored out x in, or rows of
 // activations), each converted to float. Per group, scale = max |v| / 127 and q = round(v /
 // scale); an all-zero group has scale 0 and values 0. Two passes over m itself, no copy of a
@@ -84,7 +84,10 @@ constexpr void quantize_outputs(const M& m, group_weights<In, Out, GroupSize>& o
         if (v > largest || -v > largest) largest = v < 0.0f ? -v : v;
       }
       const float scale = out.scales.elems[o][g] = largest / 127.0f;
-      if (scale == 0.0f) continue;  // an all-zero group: its values stay 0
+      if (scale == 0.0f) {  // an all-zero group: values 0
+        for (std::size_t k = begin; k < end; ++k) out.values.elems[o][k] = 0;
+        continue;
+      }
       for (std::size_t k = begin; k < end; ++k) {
         out.values.elems[o][k] = round_to_int8(static_cast<float>(Columns ? m.elems[k][o] : m.elems[o][k]) / scale);
       }
@@ -131,13 +134,14 @@ constexpr matrix<float, 1, In> dequantize_row(const group_weights<In, Out, Group
 /// sums exact in int32 and the groups added in float in increasing order as (dot · sw) · sx + sum
 /// — llama2.c's runq.c matmul, term for term, with the library's one fusion policy for the last
 /// multiply-add (math/fp.hpp). R x d_out.
+/// group_linear_into(out, x, w, qx) writes it into out with qx (the quantized rows of x,
+/// group_weights<In, R, GroupSize>) the caller's: a workspace's, whatever they held.
 template <extent R, extent In, extent Out, std::size_t GroupSize>
-constexpr matrix<float, R, Out> group_linear(const matrix<float, R, In>& x,
-                                             const group_weights<In, Out, GroupSize>& w) noexcept {
+constexpr void group_linear_into(matrix<float, R, Out>& out, const matrix<float, R, In>& x,
+                                 const group_weights<In, Out, GroupSize>& w,
+                                 group_weights<In, R, GroupSize>& qx) noexcept {
   constexpr std::size_t groups = group_weights<In, Out, GroupSize>::groups;
-  group_weights<In, R, GroupSize> qx{};  // the rows of x, quantized as the weights are
-  detail::quantize_outputs<false>(x, qx);
-  matrix<float, R, Out> out{};
+  detail::quantize_outputs<false>(x, qx);  // the rows of x, quantized as the weights are
   for (std::size_t r = 0; r < R.size; ++r) {
     for (std::size_t o = 0; o < Out.size; ++o) {
       const std::int8_t* wo = w.values.elems[o];
@@ -151,6 +155,14 @@ constexpr matrix<float, R, Out> group_linear(const matrix<float, R, In>& x,
       out.elems[r][o] = sum;
     }
   }
+}
+
+template <extent R, extent In, extent Out, std::size_t GroupSize>
+constexpr matrix<float, R, Out> group_linear(const matrix<float, R, In>& x,
+                                             const group_weights<In, Out, GroupSize>& w) noexcept {
+  group_weights<In, R, GroupSize> qx;
+  matrix<float, R, Out> out;
+  group_linear_into(out, x, w, qx);
   return out;
 }
 

@@ -71,9 +71,9 @@ inline void logits_rows(const T (&x)[R][D], const T (&table)[V][D], T (&out)[R][
   }
 }
 
+// x·tableᵀ written into out, the caller's (a workspace's), whatever it held.
 template <class T, extent R, extent D, extent V, extent D2>
-constexpr matrix<T, R, V> logits_of(const matrix<T, R, D>& x, const matrix<T, V, D2>& table) noexcept {
-  matrix<T, R, V> out{};
+constexpr void logits_into(matrix<T, R, V>& out, const matrix<T, R, D>& x, const matrix<T, V, D2>& table) noexcept {
   by_evaluation<has_runtime_products>([&](auto...) { logits_rows(x.elems, table.elems, out.elems); },
                                       [&] {
                                         for (std::size_t i = 0; i < R.size; ++i) {
@@ -81,6 +81,12 @@ constexpr matrix<T, R, V> logits_of(const matrix<T, R, D>& x, const matrix<T, V,
                                             out.elems[i][v] = dot<T>(x.elems[i], table.elems[v]);
                                         }
                                       });
+}
+
+template <class T, extent R, extent D, extent V, extent D2>
+constexpr matrix<T, R, V> logits_of(const matrix<T, R, D>& x, const matrix<T, V, D2>& table) noexcept {
+  matrix<T, R, V> out;
+  logits_into(out, x, table);
   return out;
 }
 }  // namespace detail

@@ -27,9 +27,7 @@ namespace detail {
 template <class T, extent R, extent K, extent K2, extent C>
 constexpr void matmul_into(matrix<T, R, C>& out, const matrix<T, R, K>& x, const matrix<T, K2, C>& w) noexcept {
   static_assert(std::is_same_v<accumulator_t<T>, T>, "matmul_into: products of T are summed in T");
-  for (auto& row : out.elems) {
-    for (auto& e : row) e = T{};  // the kernels add into out
-  }
+  out = matrix<T, R, C>{};  // the kernels add into out
   matmul_kernel(x.elems, w.elems, out.elems);
 }
 
