@@ -119,6 +119,12 @@ static_assert(std::is_same_v<
               decltype(cxmat::detail::first_failure<in_workspace<wide_rules, cxmat::workspace_for<enc_post_type, 4>,
                                                                  cxmat::workspace_for<enc_post_type, 5>>>::error()),
               decltype(cxmat::detail::first_failure<wide_rules>::error())>);
+using narrow_memory_rules = cxmat::rules_of::decoder_layer<double, cxmat::extent{8}, 2, cxmat::matrix<double, 5, 8>,
+                                                           cxmat::matrix<double, 3, 6>>;
+static_assert(std::is_same_v<decltype(cxmat::detail::first_failure<
+                                      in_workspace<narrow_memory_rules, cxmat::workspace_for<dec_post_type, 5, 3>,
+                                                   cxmat::workspace_for<dec_post_type, 5, 3>>>::error()),
+                             decltype(cxmat::detail::first_failure<narrow_memory_rules>::error())>);
 template <class L, class X, class W>
 constexpr bool accepts_in = requires(const L& layer, const X& x, W& ws) {
   layer(x, ws);
