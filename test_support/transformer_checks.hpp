@@ -37,4 +37,26 @@ constexpr bool equals_pytorch(const A& actual, const E& expected) {
   return scaled_error(actual, expected) <= double_tolerance;
 }
 
+/// Every element of a float layer's workspace set to value (NaN, 1e30, ...): what a workspace held
+/// before a call must not change its result.
+template <class M, class T>
+constexpr void fill_matrix(M& m, T value) {
+  for (auto& row : m.elems) {
+    for (auto& e : row) e = value;
+  }
+}
+template <class W, class T>
+constexpr void fill_workspace(W& ws, T value) {
+  if constexpr (requires { ws.heads; }) {  // an attention_module's
+    fill_matrix(ws.q, value), fill_matrix(ws.k, value), fill_matrix(ws.v, value), fill_matrix(ws.heads, value);
+  } else {
+    if constexpr (requires { ws.attention; }) {  // an encoder layer's
+      fill_workspace(ws.attention, value);
+    } else {  // a decoder layer's
+      fill_workspace(ws.self, value), fill_workspace(ws.cross, value);
+    }
+    fill_matrix(ws.h, value), fill_matrix(ws.a, value), fill_matrix(ws.hidden, value);
+  }
+}
+
 }  // namespace transformer_test

@@ -188,7 +188,7 @@ table<T> encoder(const table<T>& x, A& arith) {
 template <class A, class T = typename A::type>
 table<T> formula(const std::string& name, const table<T>& x, A& arith) {
   if (name == "baseline") return x;
-  if (name == "encoder_layer") return encoder(x, arith);
+  if (name == "encoder_layer" || name == "encoder_layer_workspace") return encoder(x, arith);
   if (name == "self_attention") {
     return product(heads(product(x, to_table<T>(model::wq), arith), product(x, to_table<T>(model::wk), arith),
                          product(x, to_table<T>(model::wv), arith), model::heads, arith),
@@ -522,6 +522,7 @@ int main(int argc, char** argv) {
   if (wanted == layers::cross_attention_folded::name) return check<layers::cross_attention_folded>(fw);
   if (wanted == layers::worksheet_004::name) return check<layers::worksheet_004>(fw);
   if (wanted == layers::encoder_layer::name) return check<layers::encoder_layer>(fw);
+  if (wanted == layers::encoder_layer_workspace::name) return check<layers::encoder_layer_workspace>(fw);
   if (wanted == layers::q8_self_attention::name) return check_q8<layers::q8_self_attention>(fw);
   if (wanted == layers::q8_worksheet_004::name) return check_q8<layers::q8_worksheet_004>(fw);
   if (wanted == layers::q8_self_attention_workspace::name) return check_q8<layers::q8_self_attention_workspace>(fw);

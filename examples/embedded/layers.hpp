@@ -8,6 +8,7 @@
 
 #include <cxmat/attention/multi_head.hpp>
 #include <cxmat/core/matrix.hpp>
+#include <cxmat/core/workspace.hpp>
 #include <cxmat/transformer/layers.hpp>
 
 #include "attention_steps.hpp"
@@ -136,7 +137,18 @@ struct encoder_layer {
       {near_one(14), model::pseudo_random<row>(15, 0.1f), 1e-5f},
       {near_one(16), model::pseudo_random<row>(17, 0.1f), 1e-5f}};
   static constexpr input make_input() noexcept { return hashed_input<input>(3); }
+  /// The scratch memory of a call, a compile-time constant (the layer's workspace, on the stack).
+  static constexpr std::size_t scratch = cxmat::scratch_bytes<type, model::tokens>;
   static output run(const input& x) noexcept { return layer(x); }
+};
+
+/// The same layer computing in a workspace of the program's (.bss) instead of the stack.
+struct encoder_layer_workspace : encoder_layer {
+  static constexpr const char* name = "encoder_layer_workspace";
+  static output run(const input& x) noexcept {
+    static cxmat::workspace_for<type, model::tokens> ws;
+    return layer(x, ws);
+  }
 };
 
 }  // namespace layers

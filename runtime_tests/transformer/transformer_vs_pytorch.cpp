@@ -3,6 +3,9 @@
 // largest magnitude of each expected matrix (docs/numerics.md). Inputs pass through volatile
 // copies, so the run-time paths compute them.
 #include <cstdio>
+#include <cstring>
+#include <string>
+#include <type_traits>
 
 #include <cxmat/transformer.hpp>
 
@@ -127,6 +130,69 @@ TEMPLATE_TEST_CASE("attention_module equals nn.MultiheadAttention", "[transforme
   CHECK(close<TestType>(mha<TestType>(x, cxmat::key_padding(mha_keep)), mha_self_y));
   CHECK(close<TestType>(mha<TestType>(x, at_run_time(mha_memory<TestType>), cxmat::key_padding(mha_memory_keep)),
                         mha_cross_y));
+}
+
+TEMPLATE_TEST_CASE("the layers in the caller's workspace equal PyTorch's, bit for bit their stack form",
+                   "[transformer][pytorch][workspace]", double, float) {
+  // Filled with a pattern before each call: what a workspace held must not matter.
+  const auto filled = [](auto& ws, int pattern) -> auto& {
+    if (pattern == 0) {
+      std::memset(static_cast<void*>(&ws), 0xff, sizeof ws);  // NaN in every element
+    } else {
+      transformer_test::fill_workspace(ws, TestType(1e30));
+    }
+    return ws;
+  };
+  for (int pattern = 0; pattern < 2; ++pattern) {
+    SECTION("encoder layers of one size share a workspace, pattern " + std::to_string(pattern)) {
+      cxmat::workspace_for<std::remove_cvref_t<decltype(enc_relu_post<TestType>)>, 5> ws;
+      const auto x = at_run_time(enc_relu_post_x<TestType>);
+      const auto post = enc_relu_post<TestType>(x, filled(ws, pattern));
+      CHECK(close<TestType>(post, enc_relu_post_y));
+      CHECK(post == enc_relu_post<TestType>(x));
+      const auto xp = at_run_time(enc_gelu_pre_causal_padding_x<TestType>);
+      const auto keep = cxmat::key_padding(enc_gelu_pre_causal_padding_keep);
+      const auto pre = enc_gelu_pre_causal_padding<TestType>(xp, filled(ws, pattern), cxmat::causal, keep);
+      CHECK(close<TestType>(pre, enc_gelu_pre_causal_padding_y));
+      CHECK(pre == enc_gelu_pre_causal_padding<TestType>(xp, cxmat::causal, keep));
+      const auto xc = at_run_time(enc_relu_pre_causal_x<TestType>);
+      const auto pre_relu = enc_relu_pre_causal<TestType>(xc, filled(ws, pattern), cxmat::causal);
+      CHECK(close<TestType>(pre_relu, enc_relu_pre_causal_y));
+      CHECK(pre_relu == enc_relu_pre_causal<TestType>(xc, cxmat::causal));
+      const auto xg = at_run_time(enc_gelu_post_padding_x<TestType>);
+      const auto keep_g = cxmat::key_padding(enc_gelu_post_padding_keep);
+      const auto post_gelu = enc_gelu_post_padding<TestType>(xg, filled(ws, pattern), keep_g);
+      CHECK(close<TestType>(post_gelu, enc_gelu_post_padding_y));
+      CHECK(post_gelu == enc_gelu_post_padding<TestType>(xg, keep_g));
+    }
+    SECTION("decoder layers of one size share a workspace, pattern " + std::to_string(pattern)) {
+      cxmat::workspace_for<std::remove_cvref_t<decltype(dec_relu_post<TestType>)>, 5, 3> ws;
+      const auto x = at_run_time(dec_relu_post_x<TestType>);
+      const auto m = at_run_time(dec_relu_post_memory<TestType>);
+      const auto keep = cxmat::on_memory(cxmat::key_padding(dec_relu_post_memory_keep));
+      const auto post = dec_relu_post<TestType>(x, m, filled(ws, pattern), cxmat::causal, keep);
+      CHECK(close<TestType>(post, dec_relu_post_y));
+      CHECK(post == dec_relu_post<TestType>(x, m, cxmat::causal, keep));
+      const auto xp = at_run_time(dec_gelu_pre_x<TestType>);
+      const auto mp = at_run_time(dec_gelu_pre_memory<TestType>);
+      const auto pre = dec_gelu_pre<TestType>(xp, mp, filled(ws, pattern), cxmat::causal);
+      CHECK(close<TestType>(pre, dec_gelu_pre_y));
+      CHECK(pre == dec_gelu_pre<TestType>(xp, mp, cxmat::causal));
+    }
+    SECTION("attention_module, self and cross, pattern " + std::to_string(pattern)) {
+      using module = std::remove_cvref_t<decltype(mha<TestType>)>;
+      cxmat::workspace_for<module, 5> self_ws;
+      cxmat::workspace_for<module, 5, 3> cross_ws;
+      const auto x = at_run_time(mha_x<TestType>);
+      const auto m = at_run_time(mha_memory<TestType>);
+      const auto self = mha<TestType>(x, filled(self_ws, pattern), cxmat::key_padding(mha_keep));
+      CHECK(close<TestType>(self, mha_self_y));
+      CHECK(self == mha<TestType>(x, cxmat::key_padding(mha_keep)));
+      const auto cross = mha<TestType>(x, m, filled(cross_ws, pattern), cxmat::key_padding(mha_memory_keep));
+      CHECK(close<TestType>(cross, mha_cross_y));
+      CHECK(cross == mha<TestType>(x, m, cxmat::key_padding(mha_memory_keep)));
+    }
+  }
 }
 
 TEST_CASE("an embedding index outside the table gives a row of zeros at run time", "[transformer][embedding]") {

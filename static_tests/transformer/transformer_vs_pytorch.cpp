@@ -3,9 +3,11 @@
 // each result within 1e-12 of the largest magnitude of the expected matrix.
 #include <cstddef>
 #include <limits>
+#include <type_traits>
 
 #include <cxmat/transformer.hpp>
 
+#include "test_support/rejection.hpp"
 #include "test_support/transformer_checks.hpp"
 #include "test_support/transformer_reference.hpp"
 
@@ -55,6 +57,94 @@ static_assert(equals_pytorch(dec_relu_post<double>(dec_relu_post_x<double>, dec_
 static_assert(equals_pytorch(mha<double>(mha_x<double>, mha_memory<double>, cxmat::key_padding(mha_memory_keep)),
                              mha_cross_y));
 
+// In the caller's workspace, layer(x, ws, opts...): every intermediate tensor computed there, the
+// same numbers as the stack form (which is this form on a workspace of its own) whatever ws held
+// (NaN here), one workspace serving layers of the same sizes with other heads, activation and
+// norm placement. Sizes by hand: the attention's Q, K, V and heads (four 5 x 8), the layer's two
+// 5 x 8 tensors and 5 x 16 hidden layer; the decoder's self-attention (four 5 x 8) and
+// cross-attention (Q and heads 5 x 8, K and V 3 x 8).
+using enc_post_type = std::remove_cvref_t<decltype(enc_relu_post<double>)>;
+using enc_pre_type = std::remove_cvref_t<decltype(enc_gelu_pre_causal_padding<double>)>;
+using dec_post_type = std::remove_cvref_t<decltype(dec_relu_post<double>)>;
+using mha_type = std::remove_cvref_t<decltype(mha<double>)>;
+static_assert(cxmat::scratch_bytes<enc_post_type, 5> == (4 * 5 * 8 + 2 * 5 * 8 + 5 * 16) * sizeof(double));
+static_assert(std::is_same_v<cxmat::workspace_for<enc_post_type, 5>, cxmat::workspace_for<enc_pre_type, 5>>);
+static_assert(cxmat::scratch_bytes<dec_post_type, 5, 3> ==
+              (4 * 5 * 8 + (2 * 5 + 2 * 3) * 8 + 2 * 5 * 8 + 5 * 16) * sizeof(double));
+static_assert(cxmat::scratch_bytes<mha_type, 5> == 4 * 5 * 8 * sizeof(double));
+static_assert(cxmat::scratch_bytes<mha_type, 5, 3> == (2 * 5 + 2 * 3) * 8 * sizeof(double));
+static_assert(cxmat::scratch_bytes<cxmat::encoder_layer<float, 8, 2, 16>, 5> == (6 * 5 * 8 + 5 * 16) * sizeof(float));
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();  // argmax_rows's test below uses it too
+constexpr bool encoders_in_one_workspace() {
+  cxmat::workspace_for<enc_post_type, 5> ws;
+  transformer_test::fill_workspace(ws, nan);
+  const auto post = enc_relu_post<double>(enc_relu_post_x<double>, ws);
+  const auto pre = enc_gelu_pre_causal_padding<double>(enc_gelu_pre_causal_padding_x<double>, ws, cxmat::causal,
+                                                       cxmat::key_padding(enc_gelu_pre_causal_padding_keep));
+  return post == enc_relu_post<double>(enc_relu_post_x<double>) && equals_pytorch(post, enc_relu_post_y) &&
+         equals_pytorch(pre, enc_gelu_pre_causal_padding_y);
+}
+static_assert(encoders_in_one_workspace());
+constexpr bool decoder_in_workspace() {
+  cxmat::workspace_for<dec_post_type, 5, 3> ws;
+  transformer_test::fill_workspace(ws, nan);
+  const auto y = dec_relu_post<double>(dec_relu_post_x<double>, dec_relu_post_memory<double>, ws, cxmat::causal,
+                                       cxmat::on_memory(cxmat::key_padding(dec_relu_post_memory_keep)));
+  return equals_pytorch(y, dec_relu_post_y);
+}
+static_assert(decoder_in_workspace());
+constexpr bool cross_attention_in_workspace() {
+  cxmat::workspace_for<mha_type, 5, 3> ws;
+  transformer_test::fill_workspace(ws, nan);
+  return equals_pytorch(mha<double>(mha_x<double>, mha_memory<double>, ws, cxmat::key_padding(mha_memory_keep)),
+                        mha_cross_y);
+}
+static_assert(cross_attention_in_workspace());
+
+// A workspace of another call's size is a rule of the call (named after the x and option rules,
+// which report the same errors as without a workspace).
+template <class List, class W, class Expected>
+using in_workspace = cxmat::rules_of::in_workspace<List, W, Expected>;
+using enc_rules = cxmat::rules_of::encoder_layer<double, cxmat::extent{8}, 2, cxmat::matrix<double, 5, 8>>;
+static_assert(cxmat::rules_hold<
+              in_workspace<enc_rules, cxmat::workspace_for<enc_post_type, 5>, cxmat::workspace_for<enc_post_type, 5>>>);
+static_assert(std::is_same_v<
+              decltype(cxmat::detail::first_failure<in_workspace<enc_rules, cxmat::workspace_for<enc_post_type, 4>,
+                                                                 cxmat::workspace_for<enc_post_type, 5>>>::error()),
+              cxmat::shape_error::layer_workspace_must_be_workspace_for_the_call<
+                  cxmat::workspace_for<enc_post_type, 4>, cxmat::workspace_for<enc_post_type, 5>>>);
+using wide_rules = cxmat::rules_of::encoder_layer<double, cxmat::extent{8}, 2, cxmat::matrix<double, 5, 6>>;
+static_assert(std::is_same_v<
+              decltype(cxmat::detail::first_failure<in_workspace<wide_rules, cxmat::workspace_for<enc_post_type, 4>,
+                                                                 cxmat::workspace_for<enc_post_type, 5>>>::error()),
+              decltype(cxmat::detail::first_failure<wide_rules>::error())>);
+using narrow_memory_rules = cxmat::rules_of::decoder_layer<double, cxmat::extent{8}, 2, cxmat::matrix<double, 5, 8>,
+                                                           cxmat::matrix<double, 3, 6>>;
+static_assert(std::is_same_v<decltype(cxmat::detail::first_failure<
+                                      in_workspace<narrow_memory_rules, cxmat::workspace_for<dec_post_type, 5, 3>,
+                                                   cxmat::workspace_for<dec_post_type, 5, 3>>>::error()),
+                             decltype(cxmat::detail::first_failure<narrow_memory_rules>::error())>);
+template <class L, class X, class W>
+constexpr bool accepts_in = requires(const L& layer, const X& x, W& ws) {
+  layer(x, ws);
+};
+template <class L, class X, class M, class W>
+constexpr bool accepts_memory_in = requires(const L& layer, const X& x, const M& m, W& ws) {
+  layer(x, m, ws);
+};
+using x5 = cxmat::matrix<double, 5, 8>;
+using m3 = cxmat::matrix<double, 3, 8>;
+static_assert(accepts_in<enc_post_type, x5, cxmat::workspace_for<enc_post_type, 5>>);
+static_assert(accepts_memory_in<dec_post_type, x5, m3, cxmat::workspace_for<dec_post_type, 5, 3>>);
+static_assert(accepts_memory_in<mha_type, x5, m3, cxmat::workspace_for<mha_type, 5, 3>>);
+CXMAT_ASSERT_REJECTED(!accepts_in<enc_post_type, x5, cxmat::workspace_for<enc_post_type, 4>>);
+CXMAT_ASSERT_REJECTED(!accepts_in<enc_post_type, x5, cxmat::workspace_for<dec_post_type, 5, 5>>);
+CXMAT_ASSERT_REJECTED(!accepts_in<enc_post_type, x5, const cxmat::workspace_for<enc_post_type, 5>>);
+CXMAT_ASSERT_REJECTED(!accepts_in<mha_type, x5, cxmat::workspace_for<mha_type, 5, 3>>);
+CXMAT_ASSERT_REJECTED(!accepts_memory_in<dec_post_type, x5, x5, cxmat::workspace_for<dec_post_type, 5, 3>>);
+CXMAT_ASSERT_REJECTED(!accepts_memory_in<mha_type, x5, m3, cxmat::workspace_for<mha_type, 5>>);
+
 // The layers reject a mistake through their rule lists (checked in-language here; the messages
 // in static_tests/compile_fail).
 template <class L, class X>
@@ -97,7 +187,6 @@ static_assert(enc_stack<double>(stack_batch, cxmat::causal).items[1] ==
 static_assert(equals_pytorch(enc_stack<double>(stack_batch, cxmat::causal).items[0], enc_stack_y));
 
 // argmax_rows as torch.argmax: the first NaN wins, and so does the first of equal maxima.
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 constexpr cxmat::matrix<double, 3, 4> scores{{{1, nan, 5, nan}, {2, 7, 7, 1}, {-1, -3, -1, -2}}};
 constexpr auto picked = cxmat::argmax_rows(scores);
 static_assert(picked(0, 0) == 1 && picked(0, 1) == 1 && picked(0, 2) == 0);

@@ -46,6 +46,7 @@
 #define CXMAT_STEP_SORT_DIGITS_Q8_WORKSPACE 13  // CXMAT_STEP_SORT_DIGITS_Q8 likewise
 #define CXMAT_STEP_LM_ADDER_Q8_STORAGE 14       // CXMAT_STEP_LM_ADDER_Q8 generating in a static generation
 #define CXMAT_STEP_Q8_PRODUCTS 15               // int8 products at the shapes a vector kernel must get right
+#define CXMAT_STEP_ENCODER_LAYER_WORKSPACE 16   // CXMAT_STEP_ENCODER_LAYER computing in a static workspace
 #if !defined(CXMAT_EMBEDDED_STEP)
 #define CXMAT_EMBEDDED_STEP CXMAT_STEP_SELF
 #endif
@@ -71,6 +72,8 @@ using layer = layers::q8_products;
 using layer = layers::external;
 #elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_ENCODER_LAYER
 using layer = layers::encoder_layer;
+#elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_ENCODER_LAYER_WORKSPACE
+using layer = layers::encoder_layer_workspace;
 #elif CXMAT_EMBEDDED_STEP == CXMAT_STEP_SORT_DIGITS
 using layer = layers::sort_digits;
 #define CXMAT_SEQUENCE_MODEL 1

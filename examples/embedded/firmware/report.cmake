@@ -11,7 +11,7 @@ set(end_marker "<!-- embedded-table:end -->")
 set(layers baseline self_attention cross_attention cross_attention_folded worksheet_004 q8_self_attention q8_worksheet_004
            q8_self_attention_workspace)
 # The encoder layer, the digit sorter and the adder are built for the Cortex-M4F only.
-set(layers_cortex-m4f ${layers} encoder_layer sort_digits sort_digits_q8 sort_digits_q8_workspace lm_adder_q8 lm_adder_q8_storage)
+set(layers_cortex-m4f ${layers} encoder_layer encoder_layer_workspace sort_digits sort_digits_q8 sort_digits_q8_workspace lm_adder_q8 lm_adder_q8_storage)
 set(layers_cortex-m0plus ${layers})
 set(title_baseline "no layer: start-up and the frame's copies in and out")
 set(title_self_attention "self-attention, n = 8, d_model = 16, H = 2, W_o")
@@ -21,6 +21,7 @@ set(title_worksheet_004 "worksheet 004: n = 5, d_model = 6, H = 3")
 set(title_q8_self_attention "int8 self-attention, n = 8, d_model = 16, H = 2, W_o")
 set(title_q8_worksheet_004 "int8 worksheet 004: n = 5, d_model = 6, H = 3")
 set(title_encoder_layer "encoder layer (float): n = 8, d_model = 16, H = 2, d_ff = 32")
+set(title_encoder_layer_workspace "encoder layer (float) as above, computing in a static workspace (.bss)")
 set(title_sort_digits "trained digit sorter (float), one sequence: embedding, 2 encoder layers (n = 8, d_model = 32, H = 4, d_ff = 64), head")
 set(title_sort_digits_q8 "trained digit sorter (int8), one sequence: calibrated by the compiler, integers only")
 set(title_q8_self_attention_workspace "int8 self-attention as above, K and V in a static workspace (.bss)")
@@ -67,16 +68,17 @@ endforeach()
 string(STRIP "${table}" table)
 message("${table}")
 
-# The memory table: each int8 module with a workspace, its scratch (the compile-time constant
-# q8::scratch_bytes, printed by the firmware of the target) next to the peak stack measured with
+# The memory table: each module with a workspace, its scratch (the compile-time constant
+# scratch_bytes, printed by the firmware of the target) next to the peak stack measured with
 # the scratch on the stack and with a static workspace. The check: the workspace takes the
 # scratch off the stack whole, within scratch_margin bytes (frames and spilled registers move
 # too), and the stack without it is at least the scratch.
 set(scratch_margin 128)
-set(memory_layers_cortex-m4f q8_self_attention sort_digits_q8 lm_adder_q8)
+set(memory_layers_cortex-m4f q8_self_attention encoder_layer sort_digits_q8 lm_adder_q8)
 set(memory_layers_cortex-m0plus q8_self_attention)
 # The image with the static workspace (for a language model: the static generation) of each.
 set(static_q8_self_attention _workspace)
+set(static_encoder_layer _workspace)
 set(static_sort_digits_q8 _workspace)
 set(static_lm_adder_q8 _storage)
 set(memory_table "")

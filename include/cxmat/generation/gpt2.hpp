@@ -75,8 +75,7 @@ struct gpt2_block {
                      workspace<R>& ws, const Recorder& recorder = {}, std::size_t layer = 0) const noexcept {
     static_assert(RX.size == R, "gpt2_block::run: the workspace is made for as many rows as x has");
     const auto& a = attention;
-    for (std::size_t i = 0; i < R; ++i)
-      detail::layer_norm_row(x.elems[i], ws.h.elems[i], ln_1.weight.elems[0], ln_1.bias.elems[0], ln_1.eps);
+    detail::layer_norm_into(ws.h.elems, x.elems, ln_1);
     detail::linear_into(ws.q, ws.h, a.w_q, a.b_q);
     detail::linear_into(ws.k, ws.h, a.w_k, a.b_k);
     detail::linear_into(ws.v, ws.h, a.w_v, a.b_v);
@@ -85,15 +84,10 @@ struct gpt2_block {
     detail::cached_heads<H, H>(ws.q.elems, keys.elems, values.elems, ws.h.elems, position,
                                detail::sqrt_of_size<T>(head_width.size), recorder, layer);
     detail::linear_into(ws.q, ws.h, a.w_o, a.b_o);
-    detail::add_into(x, ws.q);
-    for (std::size_t i = 0; i < R; ++i)
-      detail::layer_norm_row(x.elems[i], ws.h.elems[i], ln_2.weight.elems[0], ln_2.bias.elems[0], ln_2.eps);
-    detail::linear_into(ws.hidden, ws.h, w_fc, b_fc);
-    for (auto& row : ws.hidden.elems) {
-      for (auto& e : row) e = detail::gelu_tanh_fn{}(e);
-    }
-    detail::linear_into(ws.q, ws.hidden, w_proj, b_proj);
-    detail::add_into(x, ws.q);
+    detail::add_into(x.elems, x.elems, ws.q.elems);
+    detail::layer_norm_into(ws.h.elems, x.elems, ln_2);
+    detail::feed_forward_into<activation::gelu_tanh>(ws.q, ws.hidden, ws.h, w_fc, b_fc, w_proj, b_proj);
+    detail::add_into(x.elems, x.elems, ws.q.elems);
   }
 
   /// The same, returning the block's output rows, its workspace on the stack.

@@ -112,14 +112,14 @@ struct llama_block {
     detail::cached_heads<H, Hkv>(ws.q.elems, keys.elems, values.elems, ws.h.elems, position,
                                  detail::sqrt_of_size<T>(head_width.size), recorder, layer);
     detail::apply_linear_into(ws.q, ws.h, w_o, ws.rows_d);
-    detail::add_into(x, ws.q);
+    detail::add_into(x.elems, x.elems, ws.q.elems);
     for (std::size_t i = 0; i < R; ++i)
       detail::rms_norm_row(x.elems[i], ws.h.elems[i], ffn_norm.weight.elems[0], ffn_norm.eps);
     detail::apply_linear_into(ws.hidden, ws.h, w_gate, ws.rows_d);
     detail::apply_linear_into(ws.up, ws.h, w_up, ws.rows_d);
     detail::swiglu_gate(ws.hidden, ws.up);
     detail::apply_linear_into(ws.q, ws.hidden, w_down, ws.rows_f);
-    detail::add_into(x, ws.q);
+    detail::add_into(x.elems, x.elems, ws.q.elems);
   }
 
   /// The same, returning the block's output rows, its workspace on the stack.

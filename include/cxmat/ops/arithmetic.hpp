@@ -59,13 +59,12 @@ constexpr matrix<T, C, R> transpose(const matrix<T, R, C>& a) noexcept {
 }
 
 namespace detail {
-// a += b, elementwise, in place (a model's residual sums): operator+'s sums without a result on
-// the stack. Same sizes (the callers' types guarantee it).
-template <class T, extent R1, extent C1, extent R2, extent C2>
-constexpr void add_into(matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b) noexcept {
-  static_assert(R1.size == R2.size && C1.size == C2.size, "add_into: same sizes");
-  for (std::size_t i = 0; i < R1.size; ++i) {
-    for (std::size_t j = 0; j < C1.size; ++j) a.elems[i][j] = a.elems[i][j] + b.elems[i][j];
+// a + b written into out, the caller's matrix (a workspace's); out may be a or b (each element
+// is read once, before it is written). The three are of one size, whatever their names.
+template <class T, std::size_t R, std::size_t C>
+constexpr void add_into(T (&out)[R][C], const T (&a)[R][C], const T (&b)[R][C]) noexcept {
+  for (std::size_t i = 0; i < R; ++i) {
+    for (std::size_t j = 0; j < C; ++j) out[i][j] = a[i][j] + b[i][j];
   }
 }
 }  // namespace detail
@@ -75,9 +74,7 @@ template <class T, extent R1, extent C1, extent R2, extent C2>
 requires rules_hold<rules_of::elementwise<T, R1, C1, R2, C2>>
 constexpr auto operator+(const matrix<T, R1, C1>& a, const matrix<T, R2, C2>& b) noexcept {
   matrix<T, common_extent_v<R1, R2>, common_extent_v<C1, C2>> out{};
-  for (std::size_t i = 0; i < R1.size; ++i) {
-    for (std::size_t j = 0; j < C1.size; ++j) out.elems[i][j] = a.elems[i][j] + b.elems[i][j];
-  }
+  detail::add_into(out.elems, a.elems, b.elems);
   return out;
 }
 

@@ -156,17 +156,32 @@ template <MatrixOrBatch M>
 decltype(detail::first_failure<rules_of::activation<detail::element_of<M>>>::error()) gelu_tanh(const M& m) noexcept;
 
 namespace detail {
-// The activation Act of every element (the feed-forward network's choice).
+// The element function of activation Act (the feed-forward network's choice).
+template <activation Act>
+constexpr auto activation_fn() noexcept {
+  if constexpr (Act == activation::relu) {
+    return relu_fn{};
+  } else if constexpr (Act == activation::silu) {
+    return silu_fn{};
+  } else if constexpr (Act == activation::gelu_tanh) {
+    return gelu_tanh_fn{};
+  } else {
+    return gelu_fn{};
+  }
+}
+
+// The activation Act of every element.
 template <activation Act, class M>
 constexpr M activate(const M& m) noexcept {
-  if constexpr (Act == activation::relu) {
-    return map_elements(m, relu_fn{});
-  } else if constexpr (Act == activation::silu) {
-    return map_elements(m, silu_fn{});
-  } else if constexpr (Act == activation::gelu_tanh) {
-    return map_elements(m, gelu_tanh_fn{});
-  } else {
-    return map_elements(m, gelu_fn{});
+  return map_elements(m, activation_fn<Act>());
+}
+
+// The activation Act of every element of m, in place (m is the caller's: a workspace's).
+template <activation Act, class T, extent R, extent C>
+constexpr void activate_in_place(matrix<T, R, C>& m) noexcept {
+  constexpr auto f = activation_fn<Act>();
+  for (auto& row : m.elems) {
+    for (auto& e : row) e = f(e);
   }
 }
 }  // namespace detail

@@ -23,6 +23,7 @@
 #include <cxmat/core/batch.hpp>
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/core/shape_rules.hpp>
+#include <cxmat/core/workspace.hpp>
 #include <cxmat/ops/arithmetic.hpp>
 #include <cxmat/transformer/activations.hpp>
 #include <cxmat/transformer/linear.hpp>
@@ -196,14 +197,80 @@ using batch_decoder_layer =
                    decoder_layer<T, DModel, H, detail::item_t<X>, detail::item_t<M>, detail::item_option_t<O>...>>;
 }  // namespace rules_of
 
+/// The memory of one call of an attention_module<T, D, H> with L queries over S keys and values
+/// (self-attention: S = L): the projections Q (L x D), K and V (S x D) and the heads side by
+/// side (L x D) before the output projection. Everything else the call keeps is the attention
+/// kernel's blocks (a head's keys transposed, d_k x S, and a few rows of weights) and the result.
+/// A call without a workspace declares one on its stack; a caller's (a static object: in .bss, its
+/// size known when linking) keeps the stack to those. What it held before a call does not matter.
+template <class T, std::size_t L, std::size_t S, extent D>
+struct float_attention_workspace {
+  static constexpr std::size_t rows = L, key_rows = S;
+  matrix<T, L, D> q;
+  matrix<T, S, D> k, v;
+  matrix<T, L, D> heads;
+};
+
+/// The memory of one call of an encoder_layer on N rows: its self-attention's workspace and the
+/// layer's tensors: two N x DModel (the residual stream, and the attention's or feed-forward's
+/// output, summed and normalised in place) and the hidden layer (N x DFF). Layers of the same
+/// element type and sizes share it, whatever their activation or norm placement, one call at a
+/// time.
+template <class T, std::size_t N, extent DModel, extent DFF>
+struct float_encoder_workspace {
+  static constexpr std::size_t rows = N, key_rows = N;
+  float_attention_workspace<T, N, N, DModel> attention;
+  matrix<T, N, DModel> h, a;
+  matrix<T, N, DFF> hidden;
+};
+
+/// The memory of one call of a decoder_layer on N rows with S memory rows: the self-attention's
+/// workspace (N keys), the cross-attention's (S keys), and the encoder layer's three tensors.
+template <class T, std::size_t N, std::size_t S, extent DModel, extent DFF>
+struct float_decoder_workspace {
+  static constexpr std::size_t rows = N, key_rows = S;
+  float_attention_workspace<T, N, N, DModel> self;
+  float_attention_workspace<T, N, S, DModel> cross;
+  matrix<T, N, DModel> h, a;
+  matrix<T, N, DFF> hidden;
+};
+
+namespace detail {
+template <class W>
+inline constexpr bool is_float_layer_workspace_v = false;
+template <class T, std::size_t L, std::size_t S, extent D>
+inline constexpr bool is_float_layer_workspace_v<float_attention_workspace<T, L, S, D>> = true;
+template <class T, std::size_t N, extent DModel, extent DFF>
+inline constexpr bool is_float_layer_workspace_v<float_encoder_workspace<T, N, DModel, DFF>> = true;
+template <class T, std::size_t N, std::size_t S, extent DModel, extent DFF>
+inline constexpr bool is_float_layer_workspace_v<float_decoder_workspace<T, N, S, DModel, DFF>> = true;
+
+// The rows of a matrix type, the size of its workspace_for.
+template <class X>
+inline constexpr std::size_t row_count = rows_of<X>.size;
+
+// A float layer's workspace, of any size: what tells layer(x, ws, opts...) from layer(x, opts...)
+// (whether it is the call's is a rule of the call, rules_of::in_workspace).
+template <class W>
+concept FloatLayerWorkspace = is_float_layer_workspace_v<W>;
+}  // namespace detail
+
 template <class T, extent D, std::size_t H>
 struct attention_module;
 
 namespace detail {
 // The attention of a module whose caller has checked its rules: queries from xq (L x D), keys and
-// values from xkv (S x D), with the module's biases and the options. The driver of
-// multi_head_attention and cross_attention, called directly, so a layer's call resolves no
-// attention overload set again.
+// values from xkv (S x D), with the module's biases and the options, written into out (L x D)
+// with every intermediate in ws, whatever they held. The driver of multi_head_attention and
+// cross_attention, called directly, so a layer's call resolves no attention overload set again.
+// out must not be xq or xkv.
+template <class T, extent D, std::size_t H, extent LO, extent DO, extent L, extent DQ, extent S, extent DKV,
+          std::size_t WL, std::size_t WS, class... O>
+constexpr void module_attention_into(matrix<T, LO, DO>& out, float_attention_workspace<T, WL, WS, D>& ws,
+                                     const attention_module<T, D, H>& m, const matrix<T, L, DQ>& xq,
+                                     const matrix<T, S, DKV>& xkv, const O&... opts) noexcept;
+
+// The same with the workspace on the stack, the result returned.
 template <class T, extent D, std::size_t H, extent L, extent S, class... O>
 constexpr matrix<T, L, D> module_attention(const attention_module<T, D, H>& m, const matrix<T, L, D>& xq,
                                            const matrix<T, S, D>& xkv, const O&... opts) noexcept;
@@ -223,14 +290,34 @@ struct attention_module {
   matrix<T, D, D> w_o;
   matrix<T, 1, D> b_o;
 
+  /// The memory a call on N queries over S keys works in (float_attention_workspace; its size is
+  /// scratch_bytes<attention_module, N> for self-attention, <..., N, S> for cross-attention).
+  template <std::size_t N, std::size_t S = N>
+  using workspace = float_attention_workspace<T, N, S, D>;
+
   /// Self-attention of x (n x D, or a batch B x n x D): n x D, the same numbers as
   /// multi_head_attention<H>(x, w_q, w_k, w_v, w_o) with the four biases and the options.
   template <Matrix X, AttentionOption... O>
   requires rules_hold<rules_of::encoder_layer<T, D, H, X, O...>>
   constexpr matrix<T, detail::rows_of<X>, D> operator()(const X& x, const O&... opts) const noexcept {
-    const matrix<T, detail::rows_of<X>, D> h = with_dims<detail::rows_of<X>, D>(x);
-    return detail::module_attention(*this, h, h, opts...);
+    workspace<detail::row_count<X>> ws;
+    return (*this)(x, ws, opts...);
   }
+  /// Self-attention of x with every intermediate in ws (the caller's memory,
+  /// workspace_for<attention_module, n>): the same numbers, whatever ws held.
+  template <Matrix X, detail::FloatLayerWorkspace W, AttentionOption... O>
+  requires rules_hold<
+      rules_of::in_workspace<rules_of::encoder_layer<T, D, H, X, O...>, W, workspace<detail::row_count<X>>>>
+  constexpr matrix<T, detail::rows_of<X>, D> operator()(const X& x, W& ws, const O&... opts) const noexcept {
+    matrix<T, detail::rows_of<X>, D> out;
+    detail::module_attention_into(out, ws, *this, x, x, opts...);
+    return out;
+  }
+  /// Shape error of attn(x, ws, opts...): x, an option, or ws not the call's workspace.
+  template <Matrix X, detail::FloatLayerWorkspace W, AttentionOption... O>
+  decltype(detail::first_failure<rules_of::in_workspace<rules_of::encoder_layer<T, D, H, X, O...>, W,
+                                                        workspace<detail::row_count<X>>>>::error())
+  operator()(const X& x, W& ws, const O&... opts) const noexcept;
   /// Shape error of attn(x, opts...).
   template <Matrix X, AttentionOption... O>
   decltype(detail::first_failure<rules_of::encoder_layer<T, D, H, X, O...>>::error()) operator()(
@@ -252,9 +339,25 @@ struct attention_module {
   template <Matrix X, Matrix M, AttentionOption... O>
   requires rules_hold<rules_of::attention_module_cross<T, D, H, X, M, O...>>
   constexpr matrix<T, detail::rows_of<X>, D> operator()(const X& x, const M& memory, const O&... opts) const noexcept {
-    return detail::module_attention(*this, with_dims<detail::rows_of<X>, D>(x),
-                                    with_dims<detail::rows_of<M>, D>(memory), opts...);
+    workspace<detail::row_count<X>, detail::row_count<M>> ws;
+    return (*this)(x, memory, ws, opts...);
   }
+  /// Cross-attention with every intermediate in ws (workspace_for<attention_module, n, s>).
+  template <Matrix X, Matrix M, detail::FloatLayerWorkspace W, AttentionOption... O>
+  requires rules_hold<rules_of::in_workspace<rules_of::attention_module_cross<T, D, H, X, M, O...>, W,
+                                             workspace<detail::row_count<X>, detail::row_count<M>>>>
+  constexpr matrix<T, detail::rows_of<X>, D> operator()(const X& x, const M& memory, W& ws,
+                                                        const O&... opts) const noexcept {
+    matrix<T, detail::rows_of<X>, D> out;
+    detail::module_attention_into(out, ws, *this, x, memory, opts...);
+    return out;
+  }
+  /// Shape error of attn(x, memory, ws, opts...).
+  template <Matrix X, Matrix M, detail::FloatLayerWorkspace W, AttentionOption... O>
+  decltype(detail::first_failure<
+           rules_of::in_workspace<rules_of::attention_module_cross<T, D, H, X, M, O...>, W,
+                                  workspace<detail::row_count<X>, detail::row_count<M>>>>::error())
+  operator()(const X& x, const M& memory, W& ws, const O&... opts) const noexcept;
   /// Shape error of attn(x, memory, opts...).
   template <Matrix X, Matrix M, AttentionOption... O>
   decltype(detail::first_failure<rules_of::attention_module_cross<T, D, H, X, M, O...>>::error()) operator()(
@@ -273,12 +376,24 @@ struct attention_module {
       const X& x, const M& memory, const O&... opts) const noexcept;
 };
 
+template <class T, extent D, std::size_t H, extent LO, extent DO, extent L, extent DQ, extent S, extent DKV,
+          std::size_t WL, std::size_t WS, class... O>
+constexpr void detail::module_attention_into(matrix<T, LO, DO>& out, float_attention_workspace<T, WL, WS, D>& ws,
+                                             const attention_module<T, D, H>& m, const matrix<T, L, DQ>& xq,
+                                             const matrix<T, S, DKV>& xkv, const O&... opts) noexcept {
+  grouped_attention_into<H, H>(ws.heads, ws.q, ws.k, ws.v, xq, xkv, m.w_q, m.w_k, m.w_v,
+                               static_cast<batch<T, H, L, S>*>(nullptr), query_bias(m.b_q), key_bias(m.b_k),
+                               value_bias(m.b_v), opts...);
+  project_into<projection::output>(out, ws.heads, m.w_o, output_bias(m.b_o));
+}
+
 template <class T, extent D, std::size_t H, extent L, extent S, class... O>
 constexpr matrix<T, L, D> detail::module_attention(const attention_module<T, D, H>& m, const matrix<T, L, D>& xq,
                                                    const matrix<T, S, D>& xkv, const O&... opts) noexcept {
-  const auto heads = grouped_attention<H, H>(xq, xkv, m.w_q, m.w_k, m.w_v, static_cast<batch<T, H, L, S>*>(nullptr),
-                                             query_bias(m.b_q), key_bias(m.b_k), value_bias(m.b_v), opts...);
-  return project<projection::output>(heads, m.w_o, output_bias(m.b_o));
+  float_attention_workspace<T, L.size, S.size, D> ws;
+  matrix<T, L, D> out;
+  module_attention_into(out, ws, m, xq, xkv, opts...);
+  return out;
 }
 
 /// nn.TransformerEncoderLayer(d_model = DModel, nhead = H, dim_feedforward = DFF, activation =
@@ -305,22 +420,50 @@ struct encoder_layer {
   layer_norm_module<T, DModel> norm1;
   layer_norm_module<T, DModel> norm2;
 
+  /// The memory a call on N rows works in (float_encoder_workspace; its size is
+  /// scratch_bytes<encoder_layer, N>): layers of the same sizes share the type.
+  template <std::size_t N>
+  using workspace = float_encoder_workspace<T, N, DModel, DFF>;
+
   /// The layer on one sequence x (n x DModel): n x DModel.
   template <Matrix X, AttentionOption... O>
   requires rules_hold<rules_of::encoder_layer<T, DModel, H, X, O...>>
   constexpr matrix<T, detail::rows_of<X>, DModel> operator()(const X& x, const O&... opts) const noexcept {
-    constexpr auto rows = detail::rows_of<X>;
-    matrix<T, rows, DModel> h = with_dims<rows, DModel>(x);
-    if constexpr (NormFirst) {
-      const matrix<T, rows, DModel> normed = norm1(h);
-      h = h + detail::module_attention(self_attn, normed, normed, opts...);
-      h = h + feed_forward(norm2(h));
-    } else {
-      h = norm1(h + detail::module_attention(self_attn, h, h, opts...));
-      h = norm2(h + feed_forward(h));
-    }
-    return h;
+    workspace<detail::row_count<X>> ws;
+    return (*this)(x, ws, opts...);
   }
+  /// The layer on x with every intermediate tensor in ws (the caller's memory,
+  /// workspace_for<encoder_layer, n>: a static workspace is in .bss, and the stack keeps the
+  /// result and the attention kernel's blocks): the same numbers, whatever ws held.
+  template <Matrix X, detail::FloatLayerWorkspace W, AttentionOption... O>
+  requires rules_hold<
+      rules_of::in_workspace<rules_of::encoder_layer<T, DModel, H, X, O...>, W, workspace<detail::row_count<X>>>>
+  constexpr matrix<T, detail::rows_of<X>, DModel> operator()(const X& x, W& ws, const O&... opts) const noexcept {
+    matrix<T, detail::rows_of<X>, DModel> y;
+    if constexpr (NormFirst) {
+      // y = h + ff(norm2(h)), h = x + attention(norm1(x))
+      detail::layer_norm_into(ws.a.elems, x.elems, norm1);
+      detail::module_attention_into(ws.h, ws.attention, self_attn, ws.a, ws.a, opts...);
+      detail::add_into(ws.h.elems, x.elems, ws.h.elems);
+      detail::layer_norm_into(ws.a.elems, ws.h.elems, norm2);
+      detail::feed_forward_into<Act>(ws.a, ws.hidden, ws.a, linear1.weight, linear1.bias, linear2.weight, linear2.bias);
+      detail::add_into(y.elems, ws.h.elems, ws.a.elems);
+    } else {
+      // y = norm2(a + ff(a)), a = norm1(x + attention(x))
+      detail::module_attention_into(ws.a, ws.attention, self_attn, x, x, opts...);
+      detail::add_into(ws.a.elems, x.elems, ws.a.elems);
+      detail::layer_norm_into(ws.a.elems, ws.a.elems, norm1);
+      detail::feed_forward_into<Act>(ws.h, ws.hidden, ws.a, linear1.weight, linear1.bias, linear2.weight, linear2.bias);
+      detail::add_into(ws.h.elems, ws.a.elems, ws.h.elems);
+      detail::layer_norm_into(y.elems, ws.h.elems, norm2);
+    }
+    return y;
+  }
+  /// Shape error of layer(x, ws, opts...): as layer(x, opts...), or ws not the call's workspace.
+  template <Matrix X, detail::FloatLayerWorkspace W, AttentionOption... O>
+  decltype(detail::first_failure<rules_of::in_workspace<rules_of::encoder_layer<T, DModel, H, X, O...>, W,
+                                                        workspace<detail::row_count<X>>>>::error())
+  operator()(const X& x, W& ws, const O&... opts) const noexcept;
   /// Shape error of layer(x, opts...): x's width or element type, or an option that does not fit.
   template <Matrix X, AttentionOption... O>
   decltype(detail::first_failure<rules_of::encoder_layer<T, DModel, H, X, O...>>::error()) operator()(
@@ -372,38 +515,74 @@ struct decoder_layer {
   layer_norm_module<T, DModel> norm2;
   layer_norm_module<T, DModel> norm3;
 
+  /// The memory a call on N rows with S memory rows works in (float_decoder_workspace; its size
+  /// is scratch_bytes<decoder_layer, N, S>): layers of the same sizes share the type.
+  template <std::size_t N, std::size_t S>
+  using workspace = float_decoder_workspace<T, N, S, DModel, DFF>;
+
   /// The layer on one sequence x (n x DModel) and its memory (S x DModel): n x DModel.
   template <Matrix X, Matrix M, DecoderOption... O>
   requires rules_hold<rules_of::decoder_layer<T, DModel, H, X, M, O...>>
   constexpr matrix<T, detail::rows_of<X>, DModel> operator()(const X& x, const M& memory,
                                                              const O&... opts) const noexcept {
-    constexpr auto rows = detail::rows_of<X>;
-    using Y = matrix<T, rows, DModel>;
-    const matrix<T, detail::rows_of<M>, DModel> mem = with_dims<detail::rows_of<M>, DModel>(memory);
-    const auto self = [&](const Y& in) {
-      return detail::pass_options<detail::self_side>::call(
-          [&](const auto&... self_options) { return detail::module_attention(self_attn, in, in, self_options...); },
-          opts...);
-    };
-    const auto cross = [&](const Y& in) {
-      return detail::pass_options<detail::memory_side>::call(
-          [&](const auto&... memory_options) {
-            return detail::module_attention(multihead_attn, in, mem, memory_options...);
+    workspace<detail::row_count<X>, detail::row_count<M>> ws;
+    return (*this)(x, memory, ws, opts...);
+  }
+  /// The layer on x and its memory with every intermediate tensor in ws (the caller's memory,
+  /// workspace_for<decoder_layer, n, s>): the same numbers, whatever ws held.
+  template <Matrix X, Matrix M, detail::FloatLayerWorkspace W, DecoderOption... O>
+  requires rules_hold<rules_of::in_workspace<rules_of::decoder_layer<T, DModel, H, X, M, O...>, W,
+                                             workspace<detail::row_count<X>, detail::row_count<M>>>>
+  constexpr matrix<T, detail::rows_of<X>, DModel> operator()(const X& x, const M& memory, W& ws,
+                                                             const O&... opts) const noexcept {
+    // out = self_attn(in) and out = multihead_attn(in, memory), each with its own options.
+    const auto self = [&](auto& out, const auto& in) {
+      detail::pass_options<detail::self_side>::call(
+          [&](const auto&... self_options) {
+            detail::module_attention_into(out, ws.self, self_attn, in, in, self_options...);
           },
           opts...);
     };
-    Y h = with_dims<rows, DModel>(x);
+    const auto cross = [&](auto& out, const auto& in) {
+      detail::pass_options<detail::memory_side>::call(
+          [&](const auto&... memory_options) {
+            detail::module_attention_into(out, ws.cross, multihead_attn, in, memory, memory_options...);
+          },
+          opts...);
+    };
+    matrix<T, detail::rows_of<X>, DModel> y;
     if constexpr (NormFirst) {
-      h = h + self(norm1(h));
-      h = h + cross(norm2(h));
-      h = h + feed_forward(norm3(h));
+      // h = x + self(norm1(x)); h = h + cross(norm2(h)); y = h + ff(norm3(h))
+      detail::layer_norm_into(ws.a.elems, x.elems, norm1);
+      self(ws.h, ws.a);
+      detail::add_into(ws.h.elems, x.elems, ws.h.elems);
+      detail::layer_norm_into(ws.a.elems, ws.h.elems, norm2);
+      cross(y, ws.a);
+      detail::add_into(ws.h.elems, ws.h.elems, y.elems);
+      detail::layer_norm_into(ws.a.elems, ws.h.elems, norm3);
+      detail::feed_forward_into<Act>(ws.a, ws.hidden, ws.a, linear1.weight, linear1.bias, linear2.weight, linear2.bias);
+      detail::add_into(y.elems, ws.h.elems, ws.a.elems);
     } else {
-      h = norm1(h + self(h));
-      h = norm2(h + cross(h));
-      h = norm3(h + feed_forward(h));
+      // a = norm1(x + self(x)); h = norm2(a + cross(a)); y = norm3(h + ff(h))
+      self(ws.a, x);
+      detail::add_into(ws.a.elems, x.elems, ws.a.elems);
+      detail::layer_norm_into(ws.a.elems, ws.a.elems, norm1);
+      cross(ws.h, ws.a);
+      detail::add_into(ws.h.elems, ws.a.elems, ws.h.elems);
+      detail::layer_norm_into(ws.h.elems, ws.h.elems, norm2);
+      detail::feed_forward_into<Act>(ws.a, ws.hidden, ws.h, linear1.weight, linear1.bias, linear2.weight, linear2.bias);
+      detail::add_into(ws.a.elems, ws.h.elems, ws.a.elems);
+      detail::layer_norm_into(y.elems, ws.a.elems, norm3);
     }
-    return h;
+    return y;
   }
+  /// Shape error of layer(x, memory, ws, opts...): as layer(x, memory, opts...), or ws not the
+  /// call's workspace.
+  template <Matrix X, Matrix M, detail::FloatLayerWorkspace W, DecoderOption... O>
+  decltype(detail::first_failure<
+           rules_of::in_workspace<rules_of::decoder_layer<T, DModel, H, X, M, O...>, W,
+                                  workspace<detail::row_count<X>, detail::row_count<M>>>>::error())
+  operator()(const X& x, const M& memory, W& ws, const O&... opts) const noexcept;
   /// Shape error of layer(x, memory, opts...): x's or memory's width or element type, or an
   /// option that does not fit its attention.
   template <Matrix X, Matrix M, DecoderOption... O>

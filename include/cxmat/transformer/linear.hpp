@@ -49,11 +49,25 @@ constexpr matrix<T, R, C> linear_of(const matrix<T, R, K>& x, const matrix<T, K2
   return out;
 }
 
+// linear(Act(linear(x, w1, b1)), w2, b2) into out, with the hidden layer in hidden (both the
+// caller's: a workspace's), whatever they held. out may be x: x is read by the first product only.
+template <activation Act, class T, extent R, extent D, extent D1, extent F, extent FB, extent F2, extent C, extent CB>
+constexpr void feed_forward_into(matrix<T, R, C>& out, matrix<T, R, F>& hidden, const matrix<T, R, D>& x,
+                                 const matrix<T, D1, F>& w1, const matrix<T, 1, FB>& b1, const matrix<T, F2, C>& w2,
+                                 const matrix<T, 1, CB>& b2) noexcept {
+  linear_into(hidden, x, w1, b1);
+  activate_in_place<Act>(hidden);
+  linear_into(out, hidden, w2, b2);
+}
+
 template <activation Act, class T, extent R, extent D, extent D1, extent F, extent FB, extent F2, extent C, extent CB>
 constexpr matrix<T, R, C> feed_forward_of(const matrix<T, R, D>& x, const matrix<T, D1, F>& w1,
                                           const matrix<T, 1, FB>& b1, const matrix<T, F2, C>& w2,
                                           const matrix<T, 1, CB>& b2) noexcept {
-  return linear_of(activate<Act>(linear_of(x, w1, b1)), w2, b2);
+  matrix<T, R, F> hidden;
+  matrix<T, R, C> out;
+  feed_forward_into<Act>(out, hidden, x, w1, b1, w2, b2);
+  return out;
 }
 
 // SwiGLU's gate in place: hidden = silu(hidden) ⊙ up (the products x·w_gate and x·w_up made by

@@ -37,11 +37,19 @@ constexpr void rms_norm_row(const T (&x)[D], T (&out)[D], const T (&gamma)[D], c
   for (std::size_t j = 0; j < D; ++j) out[j] = gamma[j] * (x[j] * rstd);
 }
 
+// The layer norm of each row of x written into out (the caller's matrix: a workspace's), whatever
+// it held; out may be x (a row is read for its mean and variance before it is written).
+template <class T, std::size_t R, std::size_t C, extent GammaCols, extent Bt>
+constexpr void layer_norm_into(T (&out)[R][C], const T (&x)[R][C], const matrix<T, 1, GammaCols>& gamma,
+                               const matrix<T, 1, Bt>& beta, const T& eps) noexcept {
+  for (std::size_t i = 0; i < R; ++i) layer_norm_row(x[i], out[i], gamma.elems[0], beta.elems[0], eps);
+}
+
 template <class T, extent R, extent C, extent GammaCols, extent Bt>
 constexpr matrix<T, R, C> layer_norm_of(const matrix<T, R, C>& x, const matrix<T, 1, GammaCols>& gamma,
                                         const matrix<T, 1, Bt>& beta, const T& eps) noexcept {
   matrix<T, R, C> out{};
-  for (std::size_t i = 0; i < R.size; ++i) layer_norm_row(x.elems[i], out.elems[i], gamma.elems[0], beta.elems[0], eps);
+  layer_norm_into(out.elems, x.elems, gamma, beta, eps);
   return out;
 }
 
@@ -125,6 +133,14 @@ struct layer_norm_module {
     return layer_norm(x, weight, bias, eps);
   }
 };
+
+namespace detail {
+// norm(x) into out (layer_norm_into with the module's weights and eps); out may be x.
+template <class T, std::size_t R, std::size_t C, extent D>
+constexpr void layer_norm_into(T (&out)[R][C], const T (&x)[R][C], const layer_norm_module<T, D>& norm) noexcept {
+  layer_norm_into(out, x, norm.weight, norm.bias, norm.eps);
+}
+}  // namespace detail
 
 /// RMSNorm (LLaMA) as a value: `weight` is γ, `eps` defaults to 1e-6 as in LLaMA.
 template <class T, extent D>

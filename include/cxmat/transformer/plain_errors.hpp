@@ -84,6 +84,21 @@ constexpr sentence memory_width() noexcept {
                                             " (memory is S x d_model, the encoder's output).");
 }
 
+template <class W, class Expected>
+constexpr sentence layer_workspace() noexcept {
+  sentence s;
+  s.put(
+      "layer(x, ws, ...): ws must be the call's workspace_for<Layer, n> (n = x's rows; a decoder layer's and a "
+      "cross-attention's: workspace_for<Layer, n, s>, s = the memory's rows), a workspace for ");
+  s.put(Expected::rows).put(" rows and ").put(Expected::key_rows).put(" keys; ws is one for ");
+  s.put(W::rows).put(" rows and ").put(W::key_rows).put(" keys");
+  if constexpr (W::rows == Expected::rows && W::key_rows == Expected::key_rows) {
+    s.put(", of another kind of layer, width, d_ff or element type");
+  }
+  s.put(".");
+  return s;
+}
+
 template <class I>
 constexpr sentence token_index() noexcept {
   sentence s;
@@ -149,6 +164,10 @@ struct transformer_layer_x_cols_must_equal_d_model {
 template <class MCols, class DModel>
 struct decoder_layer_memory_cols_must_equal_d_model {
   static_assert(false, detail::plain::memory_width<MCols, DModel>());
+};
+template <class W, class Expected>
+struct layer_workspace_must_be_workspace_for_the_call {
+  static_assert(false, detail::plain::layer_workspace<W, Expected>());
 };
 template <class I>
 struct embedding_tokens_must_be_integers {

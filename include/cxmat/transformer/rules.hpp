@@ -34,6 +34,11 @@ concept HiddenWidthsMatch = compatible_extents<W1Cols, W2Rows>;
 template <std::size_t H, auto DModel>
 concept HeadsDivideModelWidth = (H > 0) && (DModel.size % H == 0);
 
+/// layer(x, ws, ...): ws is the workspace the call computes in, workspace_for<Layer, n> for x's n
+/// rows (a decoder layer's and a cross-attention's: workspace_for<Layer, n, s>, s memory rows).
+template <class W, class Expected>
+concept WorkspaceFitsCall = std::is_same_v<W, Expected>;
+
 /// embedding(table, tokens): token indices are integers (not bool, not floating point).
 template <class I>
 concept TokenIndex = std::is_integral_v<I> && !std::is_same_v<I, bool>;
@@ -55,6 +60,8 @@ template <class XCols, class DModel>
 struct transformer_layer_x_cols_must_equal_d_model;  // layer(x): x is n x d_model of the layer
 template <class MemoryCols, class DModel>
 struct decoder_layer_memory_cols_must_equal_d_model;  // layer(x, memory): memory is S x d_model (the encoder's output)
+template <class Workspace, class Expected>
+struct layer_workspace_must_be_workspace_for_the_call;  // layer(x, ws): ws is workspace_for<Layer, n>, n = x's rows
 template <class I>
 struct embedding_tokens_must_be_integers;  // embedding(table, tokens): tokens is a 1 x n row of integer indices
 template <class TokenRows>
@@ -95,6 +102,9 @@ template <auto MCols, auto DModel>
 using memory_width =
     detail::check<compatible_extents<MCols, DModel>,
                   shape_error::decoder_layer_memory_cols_must_equal_d_model<dim_of<MCols>, dim_of<DModel>>>;
+template <class W, class Expected>
+using layer_workspace = detail::check<WorkspaceFitsCall<W, Expected>,
+                                      shape_error::layer_workspace_must_be_workspace_for_the_call<W, Expected>>;
 template <class I>
 using token_index = detail::check<TokenIndex<I>, shape_error::embedding_tokens_must_be_integers<I>>;
 template <auto Rows>
@@ -130,6 +140,9 @@ template <class I, auto TokenRows>
 using embedding = detail::rule_list<rule::token_index<I>, rule::token_row<TokenRows>>;
 template <class T, auto XCols, auto TableCols>
 using logits = detail::rule_list<rule::numeric_elements<T>, rule::logits_width<XCols, TableCols>>;
+// A call in the caller's workspace ws (of type W): the call's rules List, then ws's type.
+template <class List, class W, class Expected>
+using in_workspace = detail::join_t<List, detail::rule_list<rule::layer_workspace<W, Expected>>>;
 // A layer's own type: its heads divide its width.
 template <std::size_t H, auto DModel>
 using transformer_layer_type = detail::rule_list<rule::heads_divide_model<H, DModel>>;

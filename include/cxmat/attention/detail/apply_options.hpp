@@ -12,6 +12,7 @@
 #include <cxmat/attention/options.hpp>
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/kernels/attention.hpp>
+#include <cxmat/kernels/matmul.hpp>
 #include <cxmat/kernels/rotary.hpp>
 #include <cxmat/ops/arithmetic.hpp>
 
@@ -113,12 +114,25 @@ constexpr void add_projection_bias(matrix<T, R, C>& m, const projection_bias<P, 
   }
 }
 
+// X·W, plus the bias of projection P if the options carry one, written into out (the caller's
+// matrix: a workspace's), whatever it held: matmul's product (its kernel, from +0). out has x's
+// rows and w's columns, whatever their names; it must not be x.
+template <projection P, class T, extent RO, extent CO, extent R, extent K1, extent K2, extent C, class... O>
+constexpr void project_into(matrix<T, RO, CO>& out, const matrix<T, R, K1>& x, const matrix<T, K2, C>& w,
+                            const O&... opts) noexcept {
+  check_projection<P>(x.elems, w.elems, opts...);
+  for (auto& row : out.elems) {
+    for (auto& e : row) e = T{};  // the kernel adds into out
+  }
+  matmul_kernel(x.elems, w.elems, out.elems);
+  (add_projection_bias<P>(out, opts), ...);
+}
+
 // X·W, plus the bias of projection P if the options carry one.
 template <projection P, class T, extent R, extent K1, extent K2, extent C, class... O>
 constexpr matrix<T, R, C> project(const matrix<T, R, K1>& x, const matrix<T, K2, C>& w, const O&... opts) noexcept {
-  check_projection<P>(x.elems, w.elems, opts...);
-  matrix<T, R, C> out = matmul(x, w);
-  (add_projection_bias<P>(out, opts), ...);
+  matrix<T, R, C> out;
+  project_into<P>(out, x, w, opts...);
   return out;
 }
 

@@ -48,31 +48,61 @@ constexpr void grouped_heads(const T (&q)[L][QW], const T (&k)[S][KW], const T (
 }
 
 // Heads over already projected Q (L x H·d_k), K (S x H_kv·d_k), V (S x H_kv·d_v), with options
-// (rotary() rotates each of the H query heads and each of the H_kv key heads).
-template <std::size_t H, std::size_t Hkv, class T, extent L, extent S1, extent S2, extent QW, extent KW, extent VW,
-          class Weights, class... O>
-constexpr auto heads_of_projections(const matrix<T, L, QW>& q, const matrix<T, S1, KW>& k, const matrix<T, S2, VW>& v,
-                                    Weights* weights, const O&... opts) noexcept {
+// (rotary() rotates each of the H query heads and each of the H_kv key heads), written into out
+// (L x H·d_v, the caller's matrix: a workspace's), whatever it held. out must not be q, k or v.
+template <std::size_t H, std::size_t Hkv, class T, extent LO, extent OW, extent L, extent S1, extent S2, extent QW,
+          extent KW, extent VW, class Weights, class... O>
+constexpr void heads_of_projections_into(matrix<T, LO, OW>& out, const matrix<T, L, QW>& q, const matrix<T, S1, KW>& k,
+                                         const matrix<T, S2, VW>& v, Weights* weights, const O&... opts) noexcept {
   const T divisor = score_divisor<T, O...>(QW.size / H);
   const auto& qr = rotated_queries<H>(q, S1.size, opts...);
   const auto& kr = rotated_keys<Hkv>(k, opts...);
   check_scores(qr.elems, kr.elems, QW.size / H, divisor, opts...);
   const auto score_mod = make_score_mod<T>(L.size, S1.size, opts...);
   check_values(v.elems, key_visibility<T, decltype(score_mod)>{score_mod, L.size});
-  matrix<T, L, concat_width<H, Hkv, VW>> out{};
+  for (auto& row : out.elems) {
+    for (auto& e : row) e = T{};
+  }
   grouped_heads<H, Hkv>(qr.elems, kr.elems, v.elems, out.elems, divisor, score_mod, weights);
+}
+
+// The same, the heads returned.
+template <std::size_t H, std::size_t Hkv, class T, extent L, extent S1, extent S2, extent QW, extent KW, extent VW,
+          class Weights, class... O>
+constexpr auto heads_of_projections(const matrix<T, L, QW>& q, const matrix<T, S1, KW>& k, const matrix<T, S2, VW>& v,
+                                    Weights* weights, const O&... opts) noexcept {
+  matrix<T, L, concat_width<H, Hkv, VW>> out;
+  heads_of_projections_into<H, Hkv>(out, q, k, v, weights, opts...);
   return out;
 }
 
-// Projections of X_q and X_kv (with their biases, if given), then the heads.
+// Projections of X_q and X_kv (with their biases, if given) into q, k and v, then the heads into
+// out: every intermediate in the caller's matrices (a workspace's), whatever they held.
+template <std::size_t H, std::size_t Hkv, class T, extent LO, extent OW, extent LQ, extent QW, extent SK, extent KW,
+          extent SV, extent VW, extent L, extent DQ, extent S, extent DKV, extent DQq, extent QWw, extent DKk,
+          extent KWw, extent DKv, extent VWw, class Weights, class... O>
+constexpr void grouped_attention_into(matrix<T, LO, OW>& out, matrix<T, LQ, QW>& q, matrix<T, SK, KW>& k,
+                                      matrix<T, SV, VW>& v, const matrix<T, L, DQ>& xq, const matrix<T, S, DKV>& xkv,
+                                      const matrix<T, DQq, QWw>& wq, const matrix<T, DKk, KWw>& wk,
+                                      const matrix<T, DKv, VWw>& wv, Weights* weights, const O&... opts) noexcept {
+  project_into<projection::query>(q, xq, wq, opts...);
+  project_into<projection::key>(k, xkv, wk, opts...);
+  project_into<projection::value>(v, xkv, wv, opts...);
+  heads_of_projections_into<H, Hkv>(out, q, k, v, weights, opts...);
+}
+
+// The same with the projections and the heads on the stack, the heads returned.
 template <std::size_t H, std::size_t Hkv, class T, extent L, extent DQ, extent S, extent DKV, extent QW, extent KW,
           extent VW, extent DQq, extent DKk, extent DKv, class Weights, class... O>
 constexpr auto grouped_attention(const matrix<T, L, DQ>& xq, const matrix<T, S, DKV>& xkv, const matrix<T, DQq, QW>& wq,
                                  const matrix<T, DKk, KW>& wk, const matrix<T, DKv, VW>& wv, Weights* weights,
                                  const O&... opts) noexcept {
-  return heads_of_projections<H, Hkv>(project<projection::query>(xq, wq, opts...),
-                                      project<projection::key>(xkv, wk, opts...),
-                                      project<projection::value>(xkv, wv, opts...), weights, opts...);
+  matrix<T, L, QW> q;
+  matrix<T, S, KW> k;
+  matrix<T, S, VW> v;
+  matrix<T, L, concat_width<H, Hkv, VW>> out;
+  grouped_attention_into<H, Hkv>(out, q, k, v, xq, xkv, wq, wk, wv, weights, opts...);
+  return out;
 }
 
 }  // namespace cxmat::detail
