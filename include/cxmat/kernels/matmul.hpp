@@ -66,9 +66,8 @@ constexpr void matmul_plain(const T (&a)[R][K], const T (&b)[K][C], accumulator_
 // The plain form at run time where there are no blocked kernels (has_runtime_products, not
 // has_runtime_kernels<T>): row i of out is the sum of the rows b_k scaled by a_ik, added into
 // out for k increasing, so each element gets matmul_plain's terms in matmul_plain's order; a and
-// b are read where they are (no transposed copy of b on the stack). out must be zero on entry:
-// matmul's result is value-initialised, and zeroing it again here cost 28 bytes of Cortex-M4
-// code (GCC 12, -Os).
+// b are read where they are (no transposed copy of b on the stack). out must be zero on entry
+// (matmul_kernel zeroes it).
 template <class T, std::size_t R, std::size_t K, std::size_t C>
 inline void matmul_loops(const T (&a)[R][K], const T (&b)[K][C], accumulator_t<T> (&out)[R][C]) noexcept {
   for (std::size_t i = 0; i < R; ++i) {
@@ -76,13 +75,18 @@ inline void matmul_loops(const T (&a)[R][K], const T (&b)[K][C], accumulator_t<T
   }
 }
 
-// out (R x C) = a (R x K) · b (K x C), in accumulator_t<T>; out is zero on entry (the loops add
-// into it). Every element sums over k in increasing order from +0 in every form, so they differ
-// only where a run-time one fuses a multiply-add (FMA targets).
+// out (R x C) = a (R x K) · b (K x C), in accumulator_t<T>, whatever out held: the run-time
+// forms add into it, so they zero it first; the constant-evaluation form writes each element once
+// (no zeroing: operations the constant evaluator would count). Every element sums over k in
+// increasing order from +0 in every form, so they differ only where a run-time one fuses a
+// multiply-add (FMA targets).
 template <class T, std::size_t R, std::size_t K, std::size_t C>
 constexpr void matmul_kernel(const T (&a)[R][K], const T (&b)[K][C], accumulator_t<T> (&out)[R][C]) noexcept {
   by_evaluation<has_runtime_products>(
       [&](auto...) {
+        for (auto& out_row : out) {
+          for (auto& out_element : out_row) out_element = accumulator_t<T>{};
+        }
         if constexpr (has_runtime_kernels<T>) {
           gemm<R, C, K>(a, 0, b, 0, out, 0);  // T is float or double
         } else {

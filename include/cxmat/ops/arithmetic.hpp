@@ -14,6 +14,16 @@
 
 namespace cxmat {
 
+namespace detail {
+// a·b written into out, the caller's matrix (a workspace's: a's rows, b's columns, whatever their
+// names), whatever it held: matmul's arithmetic without a result on the stack.
+template <class A, extent RO, extent CO, class T, extent R, extent K1, extent K2, extent C>
+constexpr void matmul_into(matrix<A, RO, CO>& out, const matrix<T, R, K1>& a, const matrix<T, K2, C>& b) noexcept {
+  static_assert(std::is_same_v<A, accumulator_t<T>>, "matmul_into: out holds the products' accumulator type");
+  matmul_kernel(a.elems, b.elems, out.elems);
+}
+}  // namespace detail
+
 /// Matrix product a·b: (R x K) · (K x C) -> R x C. a.cols must equal b.rows (and their names
 /// agree), otherwise the call does not compile. The inner dimension's name disappears.
 ///
@@ -25,8 +35,8 @@ namespace cxmat {
 template <class T, extent R, extent K1, extent K2, extent C>
 requires rules_hold<rules_of::matmul<T, R, K1, K2, C>>
 constexpr matrix<accumulator_t<T>, R, C> matmul(const matrix<T, R, K1>& a, const matrix<T, K2, C>& b) noexcept {
-  matrix<accumulator_t<T>, R, C> out{};
-  detail::matmul_kernel(a.elems, b.elems, out.elems);
+  matrix<accumulator_t<T>, R, C> out;
+  detail::matmul_into(out, a, b);
   return out;
 }
 

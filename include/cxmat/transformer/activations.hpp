@@ -180,8 +180,8 @@ constexpr M activate(const M& m) noexcept {
 template <activation Act, class T, extent R, extent C>
 constexpr void activate_in_place(matrix<T, R, C>& m) noexcept {
   constexpr auto f = activation_fn<Act>();
-  for (auto& row : m.elems) {
-    for (auto& e : row) e = f(e);
+  for (auto& m_row : m.elems) {
+    for (auto& m_element : m_row) m_element = f(m_element);
   }
 }
 }  // namespace detail

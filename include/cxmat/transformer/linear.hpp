@@ -6,13 +6,10 @@
 #pragma once
 
 #include <cstddef>
-#include <type_traits>
 
 #include <cxmat/core/batch.hpp>
 #include <cxmat/core/matrix.hpp>
 #include <cxmat/core/shape_rules.hpp>
-#include <cxmat/kernels/accumulator.hpp>
-#include <cxmat/kernels/matmul.hpp>
 #include <cxmat/ops/arithmetic.hpp>
 #include <cxmat/transformer/activations.hpp>
 #include <cxmat/transformer/rules.hpp>
@@ -20,16 +17,6 @@
 namespace cxmat {
 
 namespace detail {
-
-// x·w written into out, the caller's matrix (a workspace's), whatever it held: matmul's
-// arithmetic (kernels/matmul.hpp) without a result on the stack. T is its own accumulator
-// (float, double).
-template <class T, extent R, extent K, extent K2, extent C>
-constexpr void matmul_into(matrix<T, R, C>& out, const matrix<T, R, K>& x, const matrix<T, K2, C>& w) noexcept {
-  static_assert(std::is_same_v<accumulator_t<T>, T>, "matmul_into: products of T are summed in T");
-  out = matrix<T, R, C>{};  // the kernels add into out
-  matmul_kernel(x.elems, w.elems, out.elems);
-}
 
 // x·w + b into out: linear's arithmetic.
 template <class T, extent R, extent K, extent K2, extent C, extent BC>

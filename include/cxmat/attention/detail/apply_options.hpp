@@ -121,10 +121,7 @@ template <projection P, class T, extent RO, extent CO, extent R, extent K1, exte
 constexpr void project_into(matrix<T, RO, CO>& out, const matrix<T, R, K1>& x, const matrix<T, K2, C>& w,
                             const O&... opts) noexcept {
   check_projection<P>(x.elems, w.elems, opts...);
-  for (auto& row : out.elems) {
-    for (auto& e : row) e = T{};  // the kernel adds into out
-  }
-  matmul_kernel(x.elems, w.elems, out.elems);
+  matmul_into(out, x, w);
   (add_projection_bias<P>(out, opts), ...);
 }
 

@@ -60,8 +60,8 @@ constexpr void heads_of_projections_into(matrix<T, LO, OW>& out, const matrix<T,
   check_scores(qr.elems, kr.elems, QW.size / H, divisor, opts...);
   const auto score_mod = make_score_mod<T>(L.size, S1.size, opts...);
   check_values(v.elems, key_visibility<T, decltype(score_mod)>{score_mod, L.size});
-  for (auto& row : out.elems) {
-    for (auto& e : row) e = T{};
+  for (auto& out_row : out.elems) {
+    for (auto& out_element : out_row) out_element = T{};
   }
   grouped_heads<H, Hkv>(qr.elems, kr.elems, v.elems, out.elems, divisor, score_mod, weights);
 }
