@@ -122,9 +122,7 @@ constexpr void embed_rows_into(matrix<T, R, D>& out, const q8::group_weights<D, 
   static_assert(std::is_same_v<T, float>, "a group-quantized table gives float rows");
   for (std::size_t r = 0; r < N.size; ++r) {
     const auto token = static_cast<std::size_t>(tokens.elems[0][r]);
-    for (std::size_t c = 0; c < D.size; ++c) {
-      out.elems[r][c] = static_cast<float>(table.values.elems[token][c]) * table.scales.elems[token][c / GroupSize];
-    }
+    for (std::size_t c = 0; c < D.size; ++c) out.elems[r][c] = table.dequantized(token, c);
   }
 }
 template <class T, extent R, extent D, half_format F, extent V, extent D2, class I, extent One, extent N>

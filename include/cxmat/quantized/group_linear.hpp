@@ -35,6 +35,11 @@ struct group_weights {
 
   matrix<std::int8_t, Out, In> values;
   matrix<float, Out, groups> scales;
+
+  /// Weight (k, o) as a float: values(o, k) · scales(o, k / GroupSize).
+  [[nodiscard]] constexpr float dequantized(std::size_t o, std::size_t k) const noexcept {
+    return static_cast<float>(values.elems[o][k]) * scales.elems[o][k / GroupSize];
+  }
 };
 
 namespace detail {
@@ -124,7 +129,7 @@ template <extent In, extent Out, std::size_t GroupSize>
 constexpr matrix<float, 1, In> dequantize_row(const group_weights<In, Out, GroupSize>& w, std::size_t o) noexcept {
   matrix<float, 1, In> row{};
   for (std::size_t k = 0; k < In.size; ++k) {
-    row.elems[0][k] = static_cast<float>(w.values.elems[o][k]) * w.scales.elems[o][k / GroupSize];
+    row.elems[0][k] = w.dequantized(o, k);
   }
   return row;
 }
